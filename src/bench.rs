@@ -1,0 +1,118 @@
+//! Benchmarks whose records go to `results/`: each run solved, verified and timed, with its provenance.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::time::Instant;
+
+use prost::Message as _;
+use serde_json::{Value, json};
+
+use crate::check;
+use crate::cpsat::model::Formulation;
+use crate::cpsat::{self, SolveEnv};
+use crate::error::Error;
+use crate::formats::instance_json;
+use crate::interrupt;
+
+/// Where a measurement was taken: commit, OR-Tools version, cores.
+pub fn provenance() -> Value {
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .args(args)
+            .output()
+            .ok()
+            .filter(|o| o.status.success())
+            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+    };
+    let commit = git(&["rev-parse", "HEAD"]).unwrap_or_else(|| "unknown".to_owned());
+    let dirty = git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
+    json!({
+        "commit": commit,
+        "dirty": dirty,
+        "ortools": cpsat::ORTOOLS_VERSION,
+        "cores": std::thread::available_parallelism().map_or(1, |n| n.get()),
+    })
+}
+
+/// What `bench spine` runs.
+#[derive(Clone, Debug)]
+pub struct SpineConfig {
+    /// Instances to solve with CP-SAT.
+    pub instances: Vec<PathBuf>,
+    /// Instance whose model is built and serialized repeatedly.
+    pub model_instance: PathBuf,
+    /// Formulations to run (each on every instance) and to time.
+    pub formulations: Vec<Formulation>,
+    /// CP-SAT options for every solve (the formulation is overridden).
+    pub options: cpsat::Options,
+}
+
+/// Solves each instance once, verifies each board, and times the model build;
+/// returns the JSON record. Stops early (keeping what finished) on Ctrl-C.
+pub fn spine(config: &SpineConfig) -> Result<String, Error> {
+    let mut runs = Vec::new();
+    for (&formulation, path) in config.formulations.iter().flat_map(|f| config.instances.iter().map(move |p| (f, p))) {
+        if interrupt::raised() {
+            break;
+        }
+        let file = instance_json::read(path)?;
+        eprintln!("bench: solving {} with the {} model ...", path.display(), formulation.name());
+        let env = SolveEnv::new()?;
+        let guard = interrupt::watch(env.stopper());
+        let options = cpsat::Options { formulation, ..config.options.clone() };
+        let outcome = cpsat::solve(&file.instance, &options, &env)?;
+        drop(guard);
+        let report = outcome.board.as_ref().map(|b| check::check(&file.instance, b));
+        let verified = report.as_ref().is_some_and(check::Report::is_solution);
+        eprintln!("bench: {} {} in {:.2} s (verified: {verified})", path.display(), outcome.status, outcome.seconds);
+        runs.push(json!({
+            "instance": path.display().to_string(),
+            "model": formulation.name(),
+            "status": outcome.status.to_string(),
+            "verified": verified,
+            "verified_score": report.as_ref().map_or(0, |r| r.score),
+            "max_score": file.instance.grid.max_score(),
+            "seconds": round3(outcome.seconds),
+            "workers": config.options.workers,
+            "time_limit": config.options.time_limit,
+        }));
+    }
+
+    let file = instance_json::read(&config.model_instance)?;
+    let mut builds = Vec::new();
+    for &formulation in &config.formulations {
+        let mut millis = Vec::new();
+        let mut bytes = 0;
+        for _ in 0..21 {
+            let start = Instant::now();
+            let model = cpsat::model::build(&file.instance, formulation);
+            let encoded = model.proto.encode_to_vec();
+            millis.push(start.elapsed().as_secs_f64() * 1e3);
+            bytes = encoded.len();
+        }
+        millis.sort_by(f64::total_cmp);
+        builds.push(json!({
+            "model": formulation.name(),
+            "instance": config.model_instance.display().to_string(),
+            "repetitions": millis.len(),
+            "median_ms": round3(millis[millis.len() / 2]),
+            "min_ms": round3(millis[0]),
+            "max_ms": round3(millis[millis.len() - 1]),
+            "serialized_bytes": bytes,
+            "target_ms": 50,
+        }));
+    }
+    let record = json!({
+        "benchmark": "spine",
+        "command": "edgematch bench spine",
+        "provenance": provenance(),
+        "interrupted": interrupt::raised(),
+        "cpsat_runs": runs,
+        "model_build": builds,
+    });
+    Ok(serde_json::to_string_pretty(&record).expect("JSON values serialize") + "\n")
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}

@@ -1,0 +1,266 @@
+//! Planted boards: framed, colour-balanced instances built around a known solution.
+//!
+//! The construction colours every inner join of a W×H grid, cuts the grid into
+//! pieces, shuffles and turns them, and keeps the uncut grid as the planted
+//! solution:
+//! - joins between two rim cells take the frame colours `1..=F`, every other
+//!   inner join takes the interior colours `F+1..=F+I`, the rim is grey;
+//! - within each class the colour counts differ by at most one;
+//! - no two pieces are equal up to rotation and no piece is rotationally
+//!   symmetric: offending joins are recoloured by swapping colours between two
+//!   joins of the same class (which keeps the balance) until none is left;
+//! - clues sit at the Eternity II analogue positions (row, column):
+//!   (2,2), (2,W−3), (H−3,2), (H−3,W−3), (H/2, W/2−1), as C3, C14, N3, N14 and
+//!   I8 of the 16×16 original; more clues are further interior cells.
+//!
+//! Everything is drawn from one [`Rng`] stream, so a spec gives the same files
+//! on every run.
+
+use std::collections::HashMap;
+
+use crate::error::Error;
+use crate::formats::instance_json::ColourCounts;
+use crate::puzzle::{Board, Clue, Colour, GREY, Grid, Instance, MAX_SIDE, Piece, Placement, Rotation, Side};
+use crate::rng::Rng;
+
+/// Recolouring steps tried before giving up on a duplicate-free board.
+const REPAIR_STEPS: usize = 200_000;
+
+/// What to generate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlantedSpec {
+    /// Board geometry.
+    pub grid: Grid,
+    /// Colours on joins between two rim cells.
+    pub frame_colours: u32,
+    /// Colours on all other inner joins.
+    pub interior_colours: u32,
+    /// Number of clue cells.
+    pub clues: usize,
+    /// Seed of the random stream.
+    pub seed: u64,
+}
+
+impl PlantedSpec {
+    /// The conventional file stem, e.g. `planted-12x12-f5i17-s1`.
+    pub fn name(&self) -> String {
+        format!(
+            "planted-{}x{}-f{}i{}-s{}",
+            self.grid.width, self.grid.height, self.frame_colours, self.interior_colours, self.seed
+        )
+    }
+}
+
+/// A generated instance with the solution it was built from.
+#[derive(Clone, Debug)]
+pub struct Planted {
+    /// The puzzle.
+    pub instance: Instance,
+    /// The planted solution (a full, valid board).
+    pub solution: Board,
+    /// The colour counts used.
+    pub colours: ColourCounts,
+}
+
+/// Builds a planted instance.
+pub fn planted(spec: &PlantedSpec) -> Result<Planted, Error> {
+    let grid = spec.grid;
+    if !(2..=MAX_SIDE).contains(&grid.width) || !(2..=MAX_SIDE).contains(&grid.height) {
+        return Err(Error::Generate(format!("board {grid}: width and height must be in 2..={MAX_SIDE}")));
+    }
+    let (f, i) = (spec.frame_colours, spec.interior_colours);
+    if f + i > u32::from(Colour::MAX) {
+        return Err(Error::Generate(format!("{f} frame + {i} interior colours exceed 255")));
+    }
+    let mut rng = Rng::new(spec.seed);
+
+    // Colour the joins, class by class, balanced.
+    let joins: Vec<(usize, Side)> = grid.joins().collect();
+    let is_frame = |&(cell, side): &(usize, Side)| {
+        grid.is_rim_cell(cell) && grid.is_rim_cell(grid.neighbour(cell, side).expect("inner join"))
+    };
+    let frame: Vec<usize> = (0..joins.len()).filter(|&j| is_frame(&joins[j])).collect();
+    let interior: Vec<usize> = (0..joins.len()).filter(|&j| !is_frame(&joins[j])).collect();
+    let mut colour = vec![GREY; joins.len()];
+    for (class, count, first, what) in [(&frame, f, 1, "frame"), (&interior, i, f + 1, "interior")] {
+        if class.is_empty() {
+            continue;
+        }
+        if count == 0 {
+            return Err(Error::Generate(format!(
+                "a {grid} board has {} {what} joins but 0 {what} colours",
+                class.len()
+            )));
+        }
+        let mut palette: Vec<Colour> = (0..class.len()).map(|k| (first + k as u32 % count) as Colour).collect();
+        rng.shuffle(&mut palette);
+        for (&j, c) in class.iter().zip(palette) {
+            colour[j] = c;
+        }
+    }
+
+    // Which joins touch each cell, to find what to recolour.
+    let mut join_of = vec![[usize::MAX; 4]; grid.cells()];
+    for (j, &(cell, side)) in joins.iter().enumerate() {
+        join_of[cell][side.index()] = j;
+        join_of[grid.neighbour(cell, side).expect("inner join")][side.opposite().index()] = j;
+    }
+    let class_of: Vec<&Vec<usize>> =
+        (0..joins.len()).map(|j| if is_frame(&joins[j]) { &frame } else { &interior }).collect();
+    let pieces_of = |colour: &[Colour]| -> Vec<Piece> {
+        join_of.iter().map(|js| Piece(js.map(|j| if j == usize::MAX { GREY } else { colour[j] }))).collect()
+    };
+
+    let mut bad = bad_cells(&pieces_of(&colour));
+    let mut steps = 0;
+    while !bad.is_empty() {
+        if steps == REPAIR_STEPS {
+            return Err(Error::Generate(format!(
+                "no {grid} board with {f} frame + {i} interior colours free of duplicate and symmetric \
+                 pieces was found in {REPAIR_STEPS} recolouring steps (seed {}); use more colours",
+                spec.seed
+            )));
+        }
+        steps += 1;
+        let cell = bad[rng.below(bad.len())];
+        let inner: Vec<usize> = join_of[cell].iter().copied().filter(|&j| j != usize::MAX).collect();
+        let a = inner[rng.below(inner.len())];
+        let class = class_of[a];
+        let b = class[rng.below(class.len())];
+        colour.swap(a, b);
+        let next = bad_cells(&pieces_of(&colour));
+        if next.len() <= bad.len() {
+            bad = next;
+        } else {
+            colour.swap(a, b);
+        }
+    }
+
+    // Cut, shuffle and turn.
+    let solved = pieces_of(&colour);
+    let mut order: Vec<usize> = (0..grid.cells()).collect();
+    rng.shuffle(&mut order);
+    let mut pieces = Vec::with_capacity(grid.cells());
+    let mut solution = Board::empty(grid);
+    for (id, &cell) in order.iter().enumerate() {
+        let rotation = Rotation::ALL[rng.below(4)];
+        let s = solved[cell].0;
+        let t = rotation.turns() as usize;
+        // Stored so that turning it by `rotation` shows the solved sides again.
+        pieces.push(Piece(std::array::from_fn(|k| s[(k + t) % 4])));
+        solution.cells[cell] = Some(Placement { piece: id, rotation });
+    }
+
+    let clue_cells = clue_cells(grid, spec.clues, &mut rng)?;
+    let clues = clue_cells
+        .into_iter()
+        .map(|cell| Clue { cell, placement: solution.cells[cell].expect("full board") })
+        .collect();
+    Ok(Planted {
+        instance: Instance { grid, pieces, clues },
+        solution,
+        colours: ColourCounts { frame: f, interior: i },
+    })
+}
+
+/// Cells whose piece is a duplicate (up to rotation) of another or is symmetric.
+fn bad_cells(pieces: &[Piece]) -> Vec<usize> {
+    let mut count: HashMap<[Colour; 4], usize> = HashMap::with_capacity(pieces.len());
+    for p in pieces {
+        *count.entry(p.canonical()).or_default() += 1;
+    }
+    (0..pieces.len()).filter(|&c| pieces[c].is_rotationally_symmetric() || count[&pieces[c].canonical()] > 1).collect()
+}
+
+/// The Eternity II analogue clue cells, then random interior cells.
+fn clue_cells(grid: Grid, wanted: usize, rng: &mut Rng) -> Result<Vec<usize>, Error> {
+    let (w, h) = (grid.width, grid.height);
+    let analogue = [
+        (2, 2),
+        (2, w.wrapping_sub(3)),
+        (h.wrapping_sub(3), 2),
+        (h.wrapping_sub(3), w.wrapping_sub(3)),
+        (h / 2, (w / 2).wrapping_sub(1)),
+    ];
+    let mut cells: Vec<usize> = Vec::with_capacity(wanted);
+    for (r, c) in analogue {
+        if cells.len() == wanted {
+            break;
+        }
+        if r < h && c < w && !cells.contains(&grid.cell(r, c)) {
+            cells.push(grid.cell(r, c));
+        }
+    }
+    if cells.len() < wanted {
+        let mut rest: Vec<usize> = (0..grid.cells()).filter(|&c| !grid.is_rim_cell(c) && !cells.contains(&c)).collect();
+        if rest.len() < wanted - cells.len() {
+            rest.extend((0..grid.cells()).filter(|&c| grid.is_rim_cell(c) && !cells.contains(&c)));
+        }
+        if rest.len() < wanted - cells.len() {
+            return Err(Error::Generate(format!("{wanted} clues do not fit on a {grid} board")));
+        }
+        rng.shuffle(&mut rest);
+        cells.extend(rest.into_iter().take(wanted - cells.len()));
+    }
+    Ok(cells)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec(n: usize, f: u32, i: u32, seed: u64) -> PlantedSpec {
+        PlantedSpec { grid: Grid { width: n, height: n }, frame_colours: f, interior_colours: i, clues: 5, seed }
+    }
+
+    #[test]
+    fn planted_solution_matches_everywhere() {
+        let p = planted(&spec(8, 3, 6, 1)).unwrap();
+        assert_eq!(p.solution.score(&p.instance), p.instance.grid.max_score());
+        assert_eq!(p.instance.clues.len(), 5);
+        let g = p.instance.grid;
+        assert_eq!(p.instance.clues[0].cell, g.cell(2, 2));
+        assert_eq!(p.instance.clues[4].cell, g.cell(4, 3));
+    }
+
+    #[test]
+    fn colours_are_balanced_per_class() {
+        let p = planted(&spec(10, 5, 17, 4)).unwrap();
+        let g = p.instance.grid;
+        let mut counts = vec![0usize; 23];
+        for (cell, side) in g.joins() {
+            counts[p.solution.colour(&p.instance, cell, side).unwrap() as usize] += 1;
+        }
+        let frame = &counts[1..=5];
+        let interior = &counts[6..=22];
+        assert_eq!(frame.iter().sum::<usize>(), 4 * (10 - 1));
+        assert!(frame.iter().max().unwrap() - frame.iter().min().unwrap() <= 1, "{frame:?}");
+        assert!(interior.iter().max().unwrap() - interior.iter().min().unwrap() <= 1, "{interior:?}");
+    }
+
+    #[test]
+    fn no_duplicates_or_symmetric_pieces() {
+        let p = planted(&spec(12, 5, 17, 2)).unwrap();
+        assert!(bad_cells(&p.instance.pieces).is_empty());
+    }
+
+    #[test]
+    fn same_seed_same_instance() {
+        let a = planted(&spec(7, 2, 5, 9)).unwrap();
+        let b = planted(&spec(7, 2, 5, 9)).unwrap();
+        let c = planted(&spec(7, 2, 5, 10)).unwrap();
+        assert_eq!(a.instance, b.instance);
+        assert_ne!(a.instance, c.instance);
+    }
+
+    #[test]
+    fn impossible_requests_fail_cleanly() {
+        let few = planted(&spec(6, 1, 1, 1)).unwrap_err().to_string();
+        assert!(few.contains("duplicate"), "{few}");
+        assert!(planted(&spec(1, 1, 1, 1)).is_err());
+        assert!(planted(&spec(5, 0, 4, 1)).is_err());
+        let mut many = spec(4, 2, 6, 1);
+        many.clues = 17;
+        assert!(planted(&many).is_err());
+    }
+}

@@ -1,0 +1,20 @@
+//! edgematch: constraint models of edge-matching puzzles (Eternity II and
+//! boards of its kind), solved with OR-Tools CP-SAT through a C++ bridge, and
+//! an independent checker for every answer.
+//!
+//! The flow is one-directional: files ([`formats`]) → [`puzzle::Instance`] →
+//! a solver ([`cpsat`]) → [`puzzle::Board`] → [`check`] → report.
+
+pub mod bench;
+pub mod check;
+pub mod cpsat;
+pub mod error;
+pub mod formats;
+pub mod generate;
+pub mod interrupt;
+pub mod output;
+pub mod puzzle;
+pub mod rng;
+pub mod solver;
+
+pub use error::{Error, Result};

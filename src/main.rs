@@ -1,0 +1,327 @@
+//! The `edgematch` command line: parse, validate, call the library, print, map to an exit code.
+//!
+//! Exit codes:
+//! - 0: success (`solve`: a board found and verified as a full solution;
+//!   `verify`: the board is a full valid solution);
+//! - 1: a readable answer that is not a solution (`solve`: infeasible or no
+//!   board within the limit; `verify`: partial, imperfect or invalid board);
+//! - 2: an error (bad arguments, unreadable or malformed input, a failing solver);
+//! - 3: a solver returned a board that the checker rejected (a bug: please report);
+//! - 130: interrupted by Ctrl-C.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context as _, Result, bail};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use edgematch::check::{self, Report};
+use edgematch::cpsat::model::Formulation;
+use edgematch::cpsat::{self, SolveEnv};
+use edgematch::formats::{board_json, instance_json};
+use edgematch::generate::{self, PlantedSpec};
+use edgematch::puzzle::{Board, Grid, MAX_SIDE};
+use edgematch::solver::Status;
+use edgematch::{bench, interrupt, output};
+use prost::Message as _;
+
+/// Edge-matching puzzles (Eternity II and its kind): generate, solve with CP-SAT, verify.
+#[derive(Parser)]
+#[command(version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Generate a planted instance (and its solution beside it).
+    Generate(GenerateArgs),
+    /// Solve an instance with CP-SAT and verify the board.
+    Solve(SolveArgs),
+    /// Check a board against an instance.
+    Verify(VerifyArgs),
+    /// Run a benchmark and write its record under results/.
+    #[command(subcommand)]
+    Bench(BenchCommand),
+}
+
+#[derive(Args)]
+struct GenerateArgs {
+    /// Board side (sets both width and height).
+    #[arg(long, required_unless_present_all = ["width", "height"])]
+    size: Option<usize>,
+    /// Board width (overrides --size).
+    #[arg(long)]
+    width: Option<usize>,
+    /// Board height (overrides --size).
+    #[arg(long)]
+    height: Option<usize>,
+    /// Colours on joins between two rim cells.
+    #[arg(long, default_value_t = 5)]
+    frame_colours: u32,
+    /// Colours on every other inner join.
+    #[arg(long, default_value_t = 17)]
+    interior_colours: u32,
+    /// Clue cells: the Eternity II analogue positions first, then random interior cells.
+    #[arg(long, default_value_t = 5)]
+    clues: usize,
+    /// Seed of the generator.
+    #[arg(long)]
+    seed: u64,
+    /// The instance file to write; the solution goes beside it as NAME.solution.json.
+    #[arg(long)]
+    out: PathBuf,
+    /// Where to write the planted solution instead.
+    #[arg(long)]
+    solution_out: Option<PathBuf>,
+}
+
+#[derive(Args)]
+struct SolveArgs {
+    /// The instance JSON file.
+    instance: PathBuf,
+    /// Wall-clock limit in seconds (default: none).
+    #[arg(long)]
+    time_limit: Option<f64>,
+    /// CP-SAT workers (default: the number of cores).
+    #[arg(long)]
+    workers: Option<u32>,
+    /// CP-SAT random seed.
+    #[arg(long, default_value_t = 1)]
+    seed: i32,
+    /// Show CP-SAT's search log (CP-SAT writes it to standard output).
+    #[arg(long)]
+    log: bool,
+    /// The CP-SAT formulation: `table` (one Table constraint per cell, the
+    /// fastest) or `element` (the structured model: index = 4·piece + rotation
+    /// channelled by Element constraints into side colours).
+    #[arg(long, value_enum, default_value_t = ModelArg::Table)]
+    model: ModelArg,
+    /// Write the verified board here (board JSON).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Write the CpModelProto here (binary protobuf), before solving.
+    #[arg(long)]
+    dump_model: Option<PathBuf>,
+}
+
+/// The formulations, as named on the command line.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ModelArg {
+    Table,
+    Element,
+}
+
+impl From<ModelArg> for Formulation {
+    fn from(arg: ModelArg) -> Self {
+        match arg {
+            ModelArg::Table => Formulation::Table,
+            ModelArg::Element => Formulation::Element,
+        }
+    }
+}
+
+#[derive(Args)]
+struct VerifyArgs {
+    /// The instance JSON file.
+    instance: PathBuf,
+    /// The board JSON file.
+    board: PathBuf,
+}
+
+#[derive(Subcommand)]
+enum BenchCommand {
+    /// CP-SAT on planted instances, and the time to build and serialize a model.
+    Spine(SpineArgs),
+}
+
+#[derive(Args)]
+struct SpineArgs {
+    /// Instances to solve.
+    #[arg(default_values_t = (1..=5).map(|s| format!("models/planted-12x12-f5i17-s{s}.json")).collect::<Vec<_>>())]
+    instances: Vec<String>,
+    /// Instance whose model build and serialization is timed.
+    #[arg(long, default_value = "models/planted-16x16-f5i17-s1.json")]
+    model_instance: PathBuf,
+    /// Wall-clock limit per solve, in seconds.
+    #[arg(long, default_value_t = 600.0)]
+    time_limit: f64,
+    /// CP-SAT workers (default: the number of cores).
+    #[arg(long)]
+    workers: Option<u32>,
+    /// Formulations to run, each on every instance.
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [ModelArg::Table, ModelArg::Element])]
+    models: Vec<ModelArg>,
+    /// The JSON record to write.
+    #[arg(long, default_value = "results/spine-cpsat.json")]
+    out: PathBuf,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("edgematch: {error:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        Command::Generate(args) => generate(args),
+        Command::Solve(args) => solve(args),
+        Command::Verify(args) => verify(args),
+        Command::Bench(BenchCommand::Spine(args)) => bench_spine(args),
+    }
+}
+
+fn cores() -> u32 {
+    std::thread::available_parallelism().map_or(1, |n| n.get() as u32)
+}
+
+fn generate(args: GenerateArgs) -> Result<ExitCode> {
+    let width = args.width.or(args.size).context("--size or --width is required")?;
+    let height = args.height.or(args.size).context("--size or --height is required")?;
+    for (name, value) in [("--width", width), ("--height", height)] {
+        if !(2..=MAX_SIDE).contains(&value) {
+            bail!("{name} {value} is not in 2..={MAX_SIDE}");
+        }
+    }
+    let spec = PlantedSpec {
+        grid: Grid { width, height },
+        frame_colours: args.frame_colours,
+        interior_colours: args.interior_colours,
+        clues: args.clues,
+        seed: args.seed,
+    };
+    let planted = generate::planted(&spec)?;
+    let solution_path = args.solution_out.unwrap_or_else(|| solution_path(&args.out));
+    let file = instance_json::InstanceFile {
+        instance: planted.instance,
+        name: Some(spec.name()),
+        colours: Some(planted.colours),
+    };
+    output::write_atomic(&args.out, instance_json::to_string(&file).as_bytes())?;
+    output::write_atomic(&solution_path, board_json::to_string(&planted.solution).as_bytes())?;
+    println!("wrote {} and {}", args.out.display(), solution_path.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `dir/NAME.json` → `dir/NAME.solution.json`.
+fn solution_path(instance: &Path) -> PathBuf {
+    let stem = instance.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    instance.with_file_name(format!("{stem}.solution.json"))
+}
+
+fn solve(args: SolveArgs) -> Result<ExitCode> {
+    if let Some(limit) = args.time_limit {
+        if !(limit.is_finite() && limit > 0.0) {
+            bail!("--time-limit {limit} must be a positive number of seconds");
+        }
+    }
+    let file = instance_json::read(&args.instance)?;
+    let instance = &file.instance;
+    let options = cpsat::Options {
+        time_limit: args.time_limit,
+        workers: args.workers.unwrap_or_else(cores),
+        seed: args.seed,
+        log: args.log,
+        formulation: args.model.into(),
+    };
+    if let Some(path) = &args.dump_model {
+        let model = cpsat::model::build(instance, options.formulation);
+        output::write_atomic(path, &model.proto.encode_to_vec())?;
+        eprintln!("wrote the model to {}", path.display());
+    }
+    println!(
+        "instance: {} ({}, {} pieces, {} clues)",
+        args.instance.display(),
+        instance.grid,
+        instance.pieces.len(),
+        instance.clues.len()
+    );
+    println!(
+        "solver: cpsat, {} model (OR-Tools {}, {} workers)",
+        options.formulation.name(),
+        cpsat::ORTOOLS_VERSION,
+        options.workers
+    );
+
+    interrupt::install().map_err(anyhow::Error::msg)?;
+    let env = SolveEnv::new()?;
+    let guard = interrupt::watch(env.stopper());
+    let outcome = cpsat::solve(instance, &options, &env)?;
+    drop(guard);
+    let status =
+        if interrupt::raised() && outcome.status != Status::Solved { Status::Interrupted } else { outcome.status };
+
+    println!("status: {status}");
+    println!("wall time: {:.3} s", outcome.seconds);
+    for (name, value) in &outcome.statistics {
+        println!("{name}: {value}");
+    }
+    let code = match &outcome.board {
+        Some(board) => {
+            let report = check::check(instance, board);
+            print!("checker: {report}");
+            if !report.is_solution() {
+                eprintln!("edgematch: the solver's board failed the checker; this is a bug");
+                return Ok(ExitCode::from(3));
+            }
+            print_board(board);
+            if let Some(path) = &args.out {
+                output::write_atomic(path, board_json::to_string(board).as_bytes())?;
+                println!("wrote {}", path.display());
+            }
+            ExitCode::SUCCESS
+        }
+        None => ExitCode::from(1),
+    };
+    if interrupt::raised() {
+        eprintln!("interrupted");
+        return Ok(ExitCode::from(130));
+    }
+    Ok(code)
+}
+
+fn print_board(board: &Board) {
+    println!("board (piece/rotation, row by row):");
+    for row in board.cells.chunks(board.grid.width) {
+        let cells: Vec<String> = row
+            .iter()
+            .map(|c| match c {
+                Some(p) => format!("{:>4}/{}", p.piece + 1, p.rotation.turns()),
+                None => "    ./.".to_owned(),
+            })
+            .collect();
+        println!("  {}", cells.join(" "));
+    }
+}
+
+fn verify(args: VerifyArgs) -> Result<ExitCode> {
+    let file = instance_json::read(&args.instance)?;
+    let board = board_json::read(&args.board)?;
+    let report: Report = check::check(&file.instance, &board);
+    print!("{report}");
+    Ok(if report.is_solution() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn bench_spine(args: SpineArgs) -> Result<ExitCode> {
+    let config = bench::SpineConfig {
+        instances: args.instances.iter().map(PathBuf::from).collect(),
+        model_instance: args.model_instance,
+        formulations: args.models.iter().map(|&m| m.into()).collect(),
+        options: cpsat::Options {
+            time_limit: Some(args.time_limit),
+            workers: args.workers.unwrap_or_else(cores),
+            ..cpsat::Options::default()
+        },
+    };
+    interrupt::install().map_err(anyhow::Error::msg)?;
+    let record = bench::spine(&config)?;
+    output::write_atomic(&args.out, record.as_bytes())?;
+    eprintln!("wrote {}", args.out.display());
+    Ok(ExitCode::SUCCESS)
+}

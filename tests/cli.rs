@@ -1,0 +1,235 @@
+//! Integration tests that run the real `edgematch` binary.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_edgematch"))
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("the binary runs")
+}
+
+fn text(output: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr))
+}
+
+/// A fresh folder under the target directory, removed by hand at the end of each test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn models() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("models")
+}
+
+fn generate(dir: &Path, size: usize, frame: u32, interior: u32, seed: u64) -> PathBuf {
+    let out = dir.join(format!("planted-{size}x{size}-f{frame}i{interior}-s{seed}.json"));
+    let output = run(&[
+        "generate",
+        "--size",
+        &size.to_string(),
+        "--frame-colours",
+        &frame.to_string(),
+        "--interior-colours",
+        &interior.to_string(),
+        "--seed",
+        &seed.to_string(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", text(&output));
+    out
+}
+
+#[test]
+fn regenerated_models_are_byte_identical() {
+    let dir = scratch("regenerate");
+    for (size, interior, seed) in [(10, 17, 1), (12, 17, 3), (13, 26, 2), (16, 26, 5), (16, 17, 1)] {
+        let fresh = generate(&dir, size, 5, interior, seed);
+        let name = fresh.file_name().unwrap();
+        let stem = fresh.file_stem().unwrap().to_str().unwrap();
+        let committed = models().join(name);
+        assert_eq!(std::fs::read(&fresh).unwrap(), std::fs::read(&committed).unwrap(), "{}", committed.display());
+        let solution = format!("{stem}.solution.json");
+        assert_eq!(
+            std::fs::read(dir.join(&solution)).unwrap(),
+            std::fs::read(models().join(&solution)).unwrap(),
+            "{solution}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn committed_solutions_verify() {
+    for size in 10..=16 {
+        for interior in [17, 26] {
+            let stem = format!("planted-{size}x{size}-f5i{interior}-s1");
+            let instance = models().join(format!("{stem}.json"));
+            let board = models().join(format!("{stem}.solution.json"));
+            let output = run(&["verify", instance.to_str().unwrap(), board.to_str().unwrap()]);
+            assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+            let max = (size - 1) * size * 2;
+            assert!(text(&output).contains(&format!("verdict: solution (score {max}/{max}")), "{}", text(&output));
+        }
+    }
+}
+
+fn solve_planted(size: usize, frame: u32, interior: u32) {
+    let dir = scratch(&format!("solve-{size}"));
+    let instance = generate(&dir, size, frame, interior, 7);
+    let board = dir.join("board.json");
+    let output = run(&["solve", instance.to_str().unwrap(), "--time-limit", "120", "--out", board.to_str().unwrap()]);
+    let all = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{all}");
+    assert!(all.contains("status: solved"), "{all}");
+    let max = (size - 1) * size * 2;
+    assert!(all.contains(&format!("verdict: solution (score {max}/{max}")), "{all}");
+    // The written board verifies on its own, through the other command.
+    let verify = run(&["verify", instance.to_str().unwrap(), board.to_str().unwrap()]);
+    assert_eq!(verify.status.code(), Some(0), "{}", text(&verify));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn cpsat_solves_a_6x6_planted_board() {
+    solve_planted(6, 3, 6);
+}
+
+#[test]
+fn cpsat_solves_an_8x8_planted_board() {
+    solve_planted(8, 4, 9);
+}
+
+#[test]
+fn cpsat_proves_an_unsolvable_board_infeasible() {
+    let dir = scratch("infeasible");
+    let instance = generate(&dir, 5, 3, 5, 2);
+    // Give one interior piece a colour no other piece has: no full board exists.
+    let mut json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&instance).unwrap()).unwrap();
+    let pieces = json["pieces"].as_array_mut().unwrap();
+    let inner = pieces.iter().position(|p| p.as_array().unwrap().iter().all(|c| c.as_u64() != Some(0))).unwrap();
+    pieces[inner][0] = serde_json::json!(99);
+    std::fs::write(&instance, json.to_string()).unwrap();
+    let output = run(&["solve", instance.to_str().unwrap(), "--time-limit", "60"]);
+    let all = text(&output);
+    assert_eq!(output.status.code(), Some(1), "{all}");
+    assert!(all.contains("status: infeasible"), "{all}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn verify_reports_a_corrupted_board() {
+    let dir = scratch("corrupt");
+    let instance = models().join("planted-10x10-f5i17-s1.json");
+    let solution = std::fs::read_to_string(models().join("planted-10x10-f5i17-s1.solution.json")).unwrap();
+    // Turn the first cell of the second row by one more quarter turn.
+    let mut json: serde_json::Value = serde_json::from_str(&solution).unwrap();
+    let rotation = &mut json["cells"][1][0][1];
+    *rotation = serde_json::json!((rotation.as_u64().unwrap() + 1) % 4);
+    let board = dir.join("board.json");
+    std::fs::write(&board, json.to_string()).unwrap();
+    let output = run(&["verify", instance.to_str().unwrap(), board.to_str().unwrap()]);
+    let all = text(&output);
+    assert_eq!(output.status.code(), Some(1), "{all}");
+    assert!(all.contains("verdict: invalid"), "{all}");
+    assert!(all.contains("cell (1, 0)"), "{all}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Each bad input: exit 2, a one-line message naming the file and the field, no output file.
+#[test]
+fn bad_instances_exit_2_with_a_message() {
+    let dir = scratch("bad");
+    let good = std::fs::read_to_string(models().join("planted-10x10-f5i17-s1.json")).unwrap();
+    let first_piece = good.lines().find(|l| l.trim_start().starts_with('[')).unwrap().to_owned();
+    let first_clue = good.lines().find(|l| l.contains("\"row\"")).unwrap().to_owned();
+    let cases: Vec<(&str, String, &str)> = vec![
+        ("malformed", good.replacen("\"width\": 10,", "\"width\": 10", 1), "line"),
+        ("few-pieces", good.replacen(&format!("{first_piece}\n"), "", 1), "`pieces`"),
+        ("colour-range", good.replacen(&first_piece, "    [0, 0, 256, 3],", 1), "`pieces[0][2]`"),
+        ("clue-cell", good.replacen("\"row\": 2, \"col\": 2", "\"row\": 10, \"col\": 2", 1), "`clues[0].row`"),
+        (
+            "clue-piece",
+            good.replacen(&first_clue, "    { \"row\": 2, \"col\": 2, \"piece\": 101, \"rotation\": 0 },", 1),
+            "`clues[0].piece`",
+        ),
+        ("two-clues", good.replacen("\"row\": 2, \"col\": 7", "\"row\": 2, \"col\": 2", 1), "`clues[1]`"),
+        ("width-0", good.replacen("\"width\": 10", "\"width\": 0", 1), "`width`"),
+        ("height-65", good.replacen("\"height\": 10", "\"height\": 65", 1), "`height`"),
+    ];
+    for (name, contents, field) in cases {
+        let path = dir.join(format!("{name}.json"));
+        std::fs::write(&path, contents).unwrap();
+        let out = dir.join(format!("{name}.board.json"));
+        let output = run(&["solve", path.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert_eq!(output.status.code(), Some(2), "{name}: {}", text(&output));
+        assert!(stderr.contains(&format!("{name}.json")), "{name}: {stderr}");
+        assert!(stderr.contains(field), "{name}: {stderr} should name {field}");
+        assert_eq!(stderr.trim_end().lines().count(), 1, "{name}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{name}: {stderr}");
+        assert!(!out.exists(), "{name}: an output file was written");
+    }
+    let missing = run(&["solve", dir.join("nowhere.json").to_str().unwrap()]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("nowhere.json"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn impossible_generation_writes_nothing() {
+    let dir = scratch("impossible");
+    let out = dir.join("x.json");
+    let output = run(&[
+        "generate",
+        "--size",
+        "6",
+        "--frame-colours",
+        "1",
+        "--interior-colours",
+        "1",
+        "--seed",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("duplicate"));
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The dumped model parses as a CpModelProto in OR-Tools' own Python package.
+/// Runs when `EDGEMATCH_TEST_PYTHON` names an interpreter with `ortools`
+/// installed (`.ci/run` sets it up), and fails if that interpreter cannot parse it.
+#[test]
+fn dumped_model_parses_in_ortools_python() {
+    let Some(python) = std::env::var_os("EDGEMATCH_TEST_PYTHON") else {
+        eprintln!("skipped: set EDGEMATCH_TEST_PYTHON to a Python with ortools==9.15.6755");
+        return;
+    };
+    let dir = scratch("dump");
+    let instance = models().join("planted-10x10-f5i17-s1.json");
+    let pb = dir.join("model.pb");
+    let output =
+        run(&["solve", instance.to_str().unwrap(), "--time-limit", "30", "--dump-model", pb.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let script = "import sys\n\
+        from ortools.sat import cp_model_pb2\n\
+        m = cp_model_pb2.CpModelProto()\n\
+        m.ParseFromString(open(sys.argv[1], 'rb').read())\n\
+        kinds = sorted({c.WhichOneof('constraint') for c in m.constraints})\n\
+        elem = next(c.element for c in m.constraints if c.HasField('element'))\n\
+        print(len(m.variables), len(m.constraints), ','.join(kinds), len(elem.exprs), elem.HasField('linear_index'))\n";
+    let parsed = Command::new(python).args(["-c", script]).arg(&pb).output().unwrap();
+    assert!(parsed.status.success(), "{}", text(&parsed));
+    // 100 cells × 7 variables; 100 × (1 linear + 4 elements) + 180 joins + 1 all_diff.
+    assert_eq!(String::from_utf8_lossy(&parsed.stdout).trim(), "700 681 all_diff,element,linear 400 True");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
