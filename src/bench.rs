@@ -7,12 +7,11 @@ use std::time::Instant;
 use prost::Message as _;
 use serde_json::{Value, json};
 
-use crate::check;
 use crate::cpsat::model::Formulation;
 use crate::cpsat::{self, SolveEnv};
 use crate::error::Error;
 use crate::formats::instance_json;
-use crate::interrupt;
+use crate::{interrupt, solver};
 
 /// Where a measurement was taken: commit, OR-Tools version, cores.
 pub fn provenance() -> Value {
@@ -62,15 +61,20 @@ pub fn spine(config: &SpineConfig) -> Result<String, Error> {
         let options = cpsat::Options { formulation, ..config.options.clone() };
         let outcome = cpsat::solve(&file.instance, &options, &env)?;
         drop(guard);
-        let report = outcome.board.as_ref().map(|b| check::check(&file.instance, b));
-        let verified = report.as_ref().is_some_and(check::Report::is_solution);
-        eprintln!("bench: {} {} in {:.2} s (verified: {verified})", path.display(), outcome.status, outcome.seconds);
+        let verified = solver::verify(&file.instance, &outcome)?;
+        eprintln!(
+            "bench: {} {} in {:.2} s (verified solution: {})",
+            path.display(),
+            outcome.status,
+            outcome.seconds,
+            verified.solved
+        );
         runs.push(json!({
             "instance": path.display().to_string(),
             "model": formulation.name(),
             "status": outcome.status.to_string(),
-            "verified": verified,
-            "verified_score": report.as_ref().map_or(0, |r| r.score),
+            "verified": verified.solved,
+            "verified_score": verified.score,
             "max_score": file.instance.grid.max_score(),
             "seconds": round3(outcome.seconds),
             "workers": config.options.workers,

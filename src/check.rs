@@ -230,8 +230,8 @@ pub fn check(instance: &Instance, board: &Board) -> Report {
     }
 
     // Rim and inner sides, then joins, from raw coordinates.
-    for cell in 0..cells {
-        let Some((piece, colours)) = shown[cell] else { continue };
+    for (cell, entry) in shown.iter().enumerate() {
+        let Some((piece, colours)) = *entry else { continue };
         let (row, col) = (cell / w, cell % w);
         let on_rim = [row == 0, col + 1 == w, row + 1 == h, col == 0];
         for (s, side) in Side::ALL.into_iter().enumerate() {

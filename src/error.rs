@@ -43,6 +43,9 @@ pub enum Error {
     /// The planted generator cannot satisfy its constraints.
     #[error("cannot generate: {0}")]
     Generate(String),
+    /// A solver returned a board the checker rejects: a solver bug.
+    #[error("{0}")]
+    Rejected(String),
     /// The C++ bridge reported a failure.
     #[error("CP-SAT bridge: {0}")]
     Bridge(String),

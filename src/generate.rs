@@ -227,7 +227,7 @@ mod tests {
     fn colours_are_balanced_per_class() {
         let p = planted(&spec(10, 5, 17, 4)).unwrap();
         let g = p.instance.grid;
-        let mut counts = vec![0usize; 23];
+        let mut counts = [0usize; 23];
         for (cell, side) in g.joins() {
             counts[p.solution.colour(&p.instance, cell, side).unwrap() as usize] += 1;
         }

@@ -3,11 +3,12 @@
 //! an independent checker for every answer.
 //!
 //! The flow is one-directional: files ([`formats`]) → [`puzzle::Instance`] →
-//! a solver ([`cpsat`]) → [`puzzle::Board`] → [`check`] → report.
+//! a solver ([`cpsat`], [`dfs`]) → [`puzzle::Board`] → [`check`] → report.
 
 pub mod bench;
 pub mod check;
 pub mod cpsat;
+pub mod dfs;
 pub mod error;
 pub mod formats;
 pub mod generate;

@@ -20,8 +20,8 @@ use edgematch::cpsat::{self, SolveEnv};
 use edgematch::formats::{board_json, instance_json};
 use edgematch::generate::{self, PlantedSpec};
 use edgematch::puzzle::{Board, Grid, MAX_SIDE};
-use edgematch::solver::Status;
-use edgematch::{bench, interrupt, output};
+use edgematch::solver::{self, Status};
+use edgematch::{bench, dfs, interrupt, output};
 use prost::Message as _;
 
 /// Edge-matching puzzles (Eternity II and its kind): generate, solve with CP-SAT, verify.
@@ -86,9 +86,12 @@ struct SolveArgs {
     /// CP-SAT workers (default: the number of cores).
     #[arg(long)]
     workers: Option<u32>,
-    /// CP-SAT random seed.
+    /// Which solver: `cpsat` or the native `dfs` baseline.
+    #[arg(long, value_enum, default_value_t = SolverArg::Cpsat)]
+    solver: SolverArg,
+    /// Random seed (CP-SAT's `random_seed`; the DFS shuffling stream).
     #[arg(long, default_value_t = 1)]
-    seed: i32,
+    seed: u64,
     /// Show CP-SAT's search log (CP-SAT writes it to standard output).
     #[arg(long)]
     log: bool,
@@ -97,12 +100,28 @@ struct SolveArgs {
     /// channelled by Element constraints into side colours).
     #[arg(long, value_enum, default_value_t = ModelArg::Table)]
     model: ModelArg,
-    /// Write the verified board here (board JSON).
+    /// DFS: placements between restarts.
+    #[arg(long, default_value_t = 100_000)]
+    restart_nodes: u64,
+    /// DFS: exhaustive search without restarts (proves unsolvable, or finds a solution).
+    #[arg(long)]
+    complete: bool,
+    /// DFS: count solutions exhaustively, stopping at CAP (implies --complete).
+    #[arg(long, value_name = "CAP")]
+    count: Option<u64>,
+    /// Write the verified board here (board JSON; the best partial board if unsolved).
     #[arg(long)]
     out: Option<PathBuf>,
     /// Write the CpModelProto here (binary protobuf), before solving.
     #[arg(long)]
     dump_model: Option<PathBuf>,
+}
+
+/// The solvers, as named on the command line.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum SolverArg {
+    Cpsat,
+    Dfs,
 }
 
 /// The formulations, as named on the command line.
@@ -216,25 +235,16 @@ fn solution_path(instance: &Path) -> PathBuf {
 }
 
 fn solve(args: SolveArgs) -> Result<ExitCode> {
-    if let Some(limit) = args.time_limit {
-        if !(limit.is_finite() && limit > 0.0) {
-            bail!("--time-limit {limit} must be a positive number of seconds");
-        }
+    if let Some(limit) = args.time_limit
+        && !(limit.is_finite() && limit > 0.0)
+    {
+        bail!("--time-limit {limit} must be a positive number of seconds");
+    }
+    if args.restart_nodes == 0 {
+        bail!("--restart-nodes must be positive");
     }
     let file = instance_json::read(&args.instance)?;
     let instance = &file.instance;
-    let options = cpsat::Options {
-        time_limit: args.time_limit,
-        workers: args.workers.unwrap_or_else(cores),
-        seed: args.seed,
-        log: args.log,
-        formulation: args.model.into(),
-    };
-    if let Some(path) = &args.dump_model {
-        let model = cpsat::model::build(instance, options.formulation);
-        output::write_atomic(path, &model.proto.encode_to_vec())?;
-        eprintln!("wrote the model to {}", path.display());
-    }
     println!(
         "instance: {} ({}, {} pieces, {} clues)",
         args.instance.display(),
@@ -242,18 +252,49 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
         instance.pieces.len(),
         instance.clues.len()
     );
-    println!(
-        "solver: cpsat, {} model (OR-Tools {}, {} workers)",
-        options.formulation.name(),
-        cpsat::ORTOOLS_VERSION,
-        options.workers
-    );
-
     interrupt::install().map_err(anyhow::Error::msg)?;
-    let env = SolveEnv::new()?;
-    let guard = interrupt::watch(env.stopper());
-    let outcome = cpsat::solve(instance, &options, &env)?;
-    drop(guard);
+    let outcome = match args.solver {
+        SolverArg::Cpsat => {
+            let options = cpsat::Options {
+                time_limit: args.time_limit,
+                workers: args.workers.unwrap_or_else(cores),
+                seed: i32::try_from(args.seed).context("--seed must be at most 2147483647 for CP-SAT")?,
+                log: args.log,
+                formulation: args.model.into(),
+            };
+            if let Some(path) = &args.dump_model {
+                let model = cpsat::model::build(instance, options.formulation);
+                output::write_atomic(path, &model.proto.encode_to_vec())?;
+                eprintln!("wrote the model to {}", path.display());
+            }
+            println!(
+                "solver: cpsat, {} model (OR-Tools {}, {} workers)",
+                options.formulation.name(),
+                cpsat::ORTOOLS_VERSION,
+                options.workers
+            );
+            let env = SolveEnv::new()?;
+            let _guard = interrupt::watch(env.stopper());
+            cpsat::solve(instance, &options, &env)?
+        }
+        SolverArg::Dfs => {
+            let options = dfs::Options {
+                time_limit: args.time_limit,
+                restart_nodes: args.restart_nodes,
+                seed: args.seed,
+                complete: args.complete || args.count.is_some(),
+                count_cap: args.count.unwrap_or(1),
+                collect: false,
+            };
+            let mode = if options.complete {
+                "complete".to_owned()
+            } else {
+                format!("randomized, restart every {} nodes", options.restart_nodes)
+            };
+            println!("solver: dfs ({mode}, seed {}, 1 thread)", options.seed);
+            dfs::solve(instance, &options).0
+        }
+    };
     let status =
         if interrupt::raised() && outcome.status != Status::Solved { Status::Interrupted } else { outcome.status };
 
@@ -262,28 +303,29 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
     for (name, value) in &outcome.statistics {
         println!("{name}: {value}");
     }
-    let code = match &outcome.board {
-        Some(board) => {
-            let report = check::check(instance, board);
-            print!("checker: {report}");
-            if !report.is_solution() {
-                eprintln!("edgematch: the solver's board failed the checker; this is a bug");
-                return Ok(ExitCode::from(3));
-            }
-            print_board(board);
-            if let Some(path) = &args.out {
-                output::write_atomic(path, board_json::to_string(board).as_bytes())?;
-                println!("wrote {}", path.display());
-            }
-            ExitCode::SUCCESS
+    let verified = match solver::verify(instance, &outcome) {
+        Ok(verified) => verified,
+        Err(error) => {
+            eprintln!("edgematch: {error}; this is a bug");
+            return Ok(ExitCode::from(3));
         }
-        None => ExitCode::from(1),
     };
+    if let (Some(report), Some(board)) = (&verified.report, &outcome.board) {
+        print!("checker: {report}");
+        if !verified.solved {
+            println!("best partial board: score {}/{}", report.score, report.max_score);
+        }
+        print_board(board);
+        if let Some(path) = &args.out {
+            output::write_atomic(path, board_json::to_string(board).as_bytes())?;
+            println!("wrote {}", path.display());
+        }
+    }
     if interrupt::raised() {
         eprintln!("interrupted");
         return Ok(ExitCode::from(130));
     }
-    Ok(code)
+    Ok(if verified.solved { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
 fn print_board(board: &Board) {

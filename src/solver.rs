@@ -2,7 +2,8 @@
 
 use std::fmt;
 
-use crate::puzzle::Board;
+use crate::check::{Report, check};
+use crate::puzzle::{Board, Instance};
 
 /// How a solve ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -39,4 +40,30 @@ pub struct Outcome {
     pub seconds: f64,
     /// Solver-specific counters, for reports (name, value).
     pub statistics: Vec<(&'static str, String)>,
+}
+
+/// A solver's answer after the checker has seen it.
+#[derive(Clone, Debug)]
+pub struct Verified {
+    /// The checker's report on the board, if there was one.
+    pub report: Option<Report>,
+    /// True when the board is a full valid solution.
+    pub solved: bool,
+    /// Matched inner joins of the board, as the checker counted them (0 without a board).
+    pub score: usize,
+}
+
+/// Runs the checker on a solver's board. A board claimed as a solution must be
+/// one, and a partial answer must hold no violation (the solvers here place
+/// only matching pieces); anything else is the solver's bug and an error.
+pub fn verify(instance: &Instance, outcome: &Outcome) -> Result<Verified, crate::Error> {
+    let Some(board) = &outcome.board else {
+        return Ok(Verified { report: None, solved: false, score: 0 });
+    };
+    let report = check(instance, board);
+    let claimed = outcome.status == Status::Solved;
+    if (claimed && !report.is_solution()) || (!claimed && !report.violations.is_empty()) {
+        return Err(crate::Error::Rejected(format!("the solver's board failed the checker: {report}")));
+    }
+    Ok(Verified { solved: report.is_solution(), score: report.score, report: Some(report) })
 }

@@ -233,3 +233,36 @@ fn dumped_model_parses_in_ortools_python() {
     assert_eq!(String::from_utf8_lossy(&parsed.stdout).trim(), "700 681 all_diff,element,linear 400 True");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn dfs_solves_the_10x10_and_reports_its_speed() {
+    let instance = models().join("planted-10x10-f5i17-s1.json");
+    let output = run(&["solve", "--solver", "dfs", instance.to_str().unwrap(), "--time-limit", "20"]);
+    let all = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{all}");
+    assert!(all.contains("status: solved"), "{all}");
+    assert!(all.contains("verdict: solution (score 180/180"), "{all}");
+    assert!(all.contains("nodes: ") && all.contains("nodes_per_second: "), "{all}");
+}
+
+#[test]
+fn dfs_counts_and_proves() {
+    let dir = scratch("dfs-count");
+    let instance = generate(&dir, 5, 2, 4, 3);
+    let output = run(&["solve", "--solver", "dfs", instance.to_str().unwrap(), "--count", "1000"]);
+    let all = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{all}");
+    assert!(all.contains("exhausted: true"), "{all}");
+
+    // An interior piece with a colour nobody else has: the complete DFS proves it unsolvable.
+    let mut json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&instance).unwrap()).unwrap();
+    let pieces = json["pieces"].as_array_mut().unwrap();
+    let inner = pieces.iter().position(|p| p.as_array().unwrap().iter().all(|c| c.as_u64() != Some(0))).unwrap();
+    pieces[inner][0] = serde_json::json!(99);
+    std::fs::write(&instance, json.to_string()).unwrap();
+    let output = run(&["solve", "--solver", "dfs", "--complete", instance.to_str().unwrap()]);
+    let all = text(&output);
+    assert_eq!(output.status.code(), Some(1), "{all}");
+    assert!(all.contains("status: infeasible") && all.contains("exhausted: true"), "{all}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -82,6 +82,35 @@ pub fn solve(instance: &Instance, options: &Options, env: &SolveEnv) -> Result<O
     Ok(Outcome { status, board, seconds, statistics })
 }
 
+/// Every solution of `instance`, up to `cap`, by CP-SAT's enumeration (one
+/// worker, presolve keeping all solutions). Returns the boards and whether the
+/// enumeration was complete (CP-SAT proved there are no others).
+pub fn enumerate(
+    instance: &Instance,
+    options: &Options,
+    cap: u32,
+    env: &SolveEnv,
+) -> Result<(Vec<Board>, bool), Error> {
+    let model = model::build(instance, options.formulation);
+    let parameters = SatParameters {
+        num_workers: Some(1),
+        enumerate_all_solutions: Some(true),
+        fill_additional_solutions_in_response: Some(true),
+        solution_pool_size: Some(cap.min(i32::MAX as u32) as i32),
+        ..options.parameters()
+    };
+    let response = solve_proto(&model.proto, &parameters, env)?;
+    let complete =
+        matches!(CpSolverStatus::try_from(response.status), Ok(CpSolverStatus::Optimal | CpSolverStatus::Infeasible))
+            && response.additional_solutions.len() < cap as usize;
+    let boards = response
+        .additional_solutions
+        .iter()
+        .map(|s| decode(instance, &model, &s.values))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok((boards, complete))
+}
+
 /// Serializes a model and parameters, solves, and decodes the response.
 pub fn solve_proto(
     model: &proto::CpModelProto,

@@ -215,7 +215,7 @@ pub fn table(instance: &Instance) -> Model {
     }
 
     let mut cells = Vec::with_capacity(grid.cells());
-    for cell in 0..grid.cells() {
+    for (cell, joins) in join_var.iter().enumerate() {
         let (row, col) = grid.row_col(cell);
         let indices = cell_indices(instance, cell);
         let vars = piece_and_rotation(&mut b, &indices, row, col);
@@ -227,7 +227,7 @@ pub fn table(instance: &Instance) -> Model {
             values.extend(inner.iter().map(|s| i64::from(shown[s.index()])));
         }
         let mut exprs = vec![var_expr(vars.piece), var_expr(vars.rotation)];
-        exprs.extend(inner.iter().map(|s| var_expr(join_var[cell][s.index()])));
+        exprs.extend(inner.iter().map(|s| var_expr(joins[s.index()])));
         b.add(Constraint::Table(TableConstraintProto { exprs, values, ..Default::default() }));
         cells.push(vars);
     }

@@ -1,0 +1,444 @@
+//! The native depth-first baseline: exact-match placement in row-major order,
+//! randomized with restarts, or complete (exhaustive) for proofs and counts.
+//!
+//! Scan order: the clue cells are placed first; then the remaining cells are
+//! filled row by row from the top-left, left to right. When a cell is reached,
+//! its north and west neighbours are already placed (or are rim), so its
+//! candidates are looked up in a table keyed by (cell class, colour wanted on
+//! N, colour wanted on W): the class says which sides face the rim, and every
+//! entry of the table already shows grey exactly there. A clue to the east or
+//! south adds one more comparison. A candidate is placed only if it matches
+//! everything already placed: the search never makes a mismatch.
+//!
+//! The randomized mode shuffles each node's candidates from one seeded stream,
+//! restarts from the clues every `restart_nodes` placements (continuing the
+//! stream), and keeps the deepest board seen. The complete mode has no
+//! restarts and no shuffling: it walks the whole tree, counting solutions up
+//! to a cap, so an exhausted tree with none proves the instance unsolvable.
+
+use std::time::Instant;
+
+use crate::interrupt;
+use crate::puzzle::{Board, Colour, GREY, Instance, Placement, Rotation, Side};
+use crate::rng::Rng;
+use crate::solver::{Outcome, Status};
+
+/// How to run the DFS.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// Wall-clock limit in seconds; `None` runs until done (complete mode) or
+    /// until interrupted.
+    pub time_limit: Option<f64>,
+    /// Placements between restarts (randomized mode).
+    pub restart_nodes: u64,
+    /// Seed of the shuffling stream.
+    pub seed: u64,
+    /// Exhaustive search, no restarts, candidates in table order.
+    pub complete: bool,
+    /// Complete mode: stop after this many solutions.
+    pub count_cap: u64,
+    /// Complete mode: keep every solution found (see [`enumerate`]).
+    pub collect: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { time_limit: None, restart_nodes: 100_000, seed: 1, complete: false, count_cap: 1, collect: false }
+    }
+}
+
+/// Counters of a DFS run.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Stats {
+    /// Placements made.
+    pub nodes: u64,
+    /// Restarts (randomized mode).
+    pub restarts: u64,
+    /// Solutions found (complete mode counts them; randomized stops at one).
+    pub solutions: u64,
+    /// True when the complete search walked the whole tree.
+    pub exhausted: bool,
+    /// Most cells ever placed at once, clues included.
+    pub best_placed: usize,
+}
+
+/// A candidate for a cell: a piece in a rotation, and the colours it shows on E and S.
+#[derive(Clone, Copy, Debug)]
+struct Candidate {
+    piece: u16,
+    rotation: u8,
+    east: Colour,
+    south: Colour,
+}
+
+/// The precomputed search space: candidate lists by (class, north, west).
+struct Tables {
+    colours: usize,
+    /// Start of each list in `candidates`; list k is `starts[k]..starts[k + 1]`.
+    starts: Vec<u32>,
+    candidates: Vec<Candidate>,
+}
+
+impl Tables {
+    fn new(instance: &Instance) -> Tables {
+        let colours = usize::from(instance.max_colour()) + 1;
+        let keys = 16 * colours * colours;
+        let mut lists: Vec<Vec<Candidate>> = vec![Vec::new(); keys];
+        for (id, piece) in instance.pieces.iter().enumerate() {
+            for rotation in Rotation::ALL {
+                let shown = piece.rotated(rotation);
+                let class = (0..4).fold(0, |m, s| m | (usize::from(shown[s] == GREY) << s));
+                let key = (class * colours + usize::from(shown[Side::N.index()])) * colours
+                    + usize::from(shown[Side::W.index()]);
+                lists[key].push(Candidate {
+                    piece: id as u16,
+                    rotation: rotation.turns(),
+                    east: shown[Side::E.index()],
+                    south: shown[Side::S.index()],
+                });
+            }
+        }
+        let mut starts = Vec::with_capacity(keys + 1);
+        let mut candidates = Vec::new();
+        for list in lists {
+            starts.push(candidates.len() as u32);
+            candidates.extend(list);
+        }
+        starts.push(candidates.len() as u32);
+        Tables { colours, starts, candidates }
+    }
+
+    #[inline]
+    fn list(&self, class: usize, north: Colour, west: Colour) -> (u32, u32) {
+        let key = (class * self.colours + usize::from(north)) * self.colours + usize::from(west);
+        (self.starts[key], self.starts[key + 1])
+    }
+}
+
+/// What the scan needs to know about each free cell, in scan order.
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    cell: usize,
+    class: usize,
+    /// Cell to the north, or `usize::MAX` on the rim.
+    north: usize,
+    /// Cell to the west, or `usize::MAX` on the rim.
+    west: usize,
+    /// Colour a clue to the east wants, or `u8::MAX`.
+    east_wanted: Colour,
+    /// Colour a clue to the south wants, or `u8::MAX`.
+    south_wanted: Colour,
+}
+
+const NONE: Colour = Colour::MAX;
+const NO_PIECE: u16 = u16::MAX;
+
+/// Runs the DFS. The board in the outcome is the solver's claim (a full board
+/// when solved, else the deepest partial board): check it before trusting it.
+pub fn solve(instance: &Instance, options: &Options) -> (Outcome, Stats) {
+    let start = Instant::now();
+    let mut search = Search::new(instance, options);
+    let status = search.run(start);
+    let seconds = start.elapsed().as_secs_f64();
+    let stats = search.stats.clone();
+    let statistics = vec![
+        ("nodes", stats.nodes.to_string()),
+        ("nodes_per_second", format!("{:.0}", stats.nodes as f64 / seconds.max(1e-9))),
+        ("restarts", stats.restarts.to_string()),
+        ("solutions", stats.solutions.to_string()),
+        ("exhausted", stats.exhausted.to_string()),
+        ("best_placed", stats.best_placed.to_string()),
+    ];
+    (Outcome { status, board: search.best, seconds, statistics }, stats)
+}
+
+/// Every solution of `instance`, up to `cap`, by the complete DFS. Returns the
+/// boards and whether the tree was walked to the end (then there are no others).
+pub fn enumerate(instance: &Instance, cap: u64, time_limit: Option<f64>) -> (Vec<Board>, bool) {
+    let options = Options { complete: true, count_cap: cap, collect: true, time_limit, ..Options::default() };
+    let mut search = Search::new(instance, &options);
+    let _ = search.run(Instant::now());
+    (search.solutions, search.stats.exhausted)
+}
+
+struct Search<'a> {
+    instance: &'a Instance,
+    options: &'a Options,
+    tables: Tables,
+    slots: Vec<Slot>,
+    /// East and south colours shown by each placed cell.
+    east: Vec<Colour>,
+    south: Vec<Colour>,
+    used: Vec<bool>,
+    /// Piece and rotation of each cell, `NO_PIECE` when empty.
+    piece: Vec<u16>,
+    rotation: Vec<u8>,
+    /// Per depth: the (shuffled) candidates and how far they were tried.
+    order: Vec<Vec<Candidate>>,
+    next: Vec<usize>,
+    rng: Rng,
+    stats: Stats,
+    best: Option<Board>,
+    clue_count: usize,
+    solutions: Vec<Board>,
+}
+
+impl<'a> Search<'a> {
+    fn new(instance: &'a Instance, options: &'a Options) -> Search<'a> {
+        let grid = instance.grid;
+        let cells = grid.cells();
+        let clue_at = |cell: usize| instance.clues.iter().find(|c| c.cell == cell);
+        let shown = |cell: usize, side: Side| {
+            clue_at(cell).map_or(NONE, |c| instance.pieces[c.placement.piece].side(c.placement.rotation, side))
+        };
+        let slots: Vec<Slot> = (0..cells)
+            .filter(|&c| clue_at(c).is_none())
+            .map(|cell| {
+                let class = Side::ALL.iter().fold(0, |m, &s| m | (usize::from(grid.is_rim_side(cell, s)) << s.index()));
+                Slot {
+                    cell,
+                    class,
+                    north: grid.neighbour(cell, Side::N).unwrap_or(usize::MAX),
+                    west: grid.neighbour(cell, Side::W).unwrap_or(usize::MAX),
+                    east_wanted: grid.neighbour(cell, Side::E).map_or(NONE, |e| shown(e, Side::W)),
+                    south_wanted: grid.neighbour(cell, Side::S).map_or(NONE, |s| shown(s, Side::N)),
+                }
+            })
+            .collect();
+        let tables = Tables::new(instance);
+        let longest = tables.starts.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
+        let depth = slots.len();
+        let mut search = Search {
+            instance,
+            options,
+            tables,
+            slots,
+            east: vec![GREY; cells],
+            south: vec![GREY; cells],
+            used: vec![false; instance.pieces.len()],
+            piece: vec![NO_PIECE; cells],
+            rotation: vec![0; cells],
+            order: vec![Vec::with_capacity(longest as usize); depth],
+            next: vec![0; depth],
+            rng: Rng::new(options.seed),
+            stats: Stats::default(),
+            best: None,
+            clue_count: instance.clues.len(),
+            solutions: Vec::new(),
+        };
+        for clue in &instance.clues {
+            let p = clue.placement;
+            search.used[p.piece] = true;
+            search.piece[clue.cell] = p.piece as u16;
+            search.rotation[clue.cell] = p.rotation.turns();
+            search.east[clue.cell] = instance.pieces[p.piece].side(p.rotation, Side::E);
+            search.south[clue.cell] = instance.pieces[p.piece].side(p.rotation, Side::S);
+        }
+        search
+    }
+
+    /// Fills `order[depth]` with the candidates of slot `depth` (shuffled unless complete).
+    #[inline]
+    fn open(&mut self, depth: usize) {
+        let slot = self.slots[depth];
+        let north = if slot.north == usize::MAX { GREY } else { self.south[slot.north] };
+        let west = if slot.west == usize::MAX { GREY } else { self.east[slot.west] };
+        let (lo, hi) = self.tables.list(slot.class, north, west);
+        let order = &mut self.order[depth];
+        order.clear();
+        order.extend_from_slice(&self.tables.candidates[lo as usize..hi as usize]);
+        if !self.options.complete {
+            self.rng.shuffle(order);
+        }
+        self.next[depth] = 0;
+    }
+
+    /// Tries the next candidates of slot `depth`; places the first that fits.
+    #[inline]
+    fn advance(&mut self, depth: usize) -> bool {
+        let slot = self.slots[depth];
+        let order = &self.order[depth];
+        let mut i = self.next[depth];
+        while i < order.len() {
+            let c = order[i];
+            i += 1;
+            if self.used[c.piece as usize]
+                || (slot.east_wanted != NONE && c.east != slot.east_wanted)
+                || (slot.south_wanted != NONE && c.south != slot.south_wanted)
+            {
+                continue;
+            }
+            self.next[depth] = i;
+            self.used[c.piece as usize] = true;
+            self.east[slot.cell] = c.east;
+            self.south[slot.cell] = c.south;
+            self.piece[slot.cell] = c.piece;
+            self.rotation[slot.cell] = c.rotation;
+            self.stats.nodes += 1;
+            return true;
+        }
+        self.next[depth] = i;
+        false
+    }
+
+    fn remove(&mut self, depth: usize) {
+        let cell = self.slots[depth].cell;
+        self.used[usize::from(self.piece[cell])] = false;
+        self.piece[cell] = NO_PIECE;
+    }
+
+    fn board(&self) -> Board {
+        let cells = (self.piece.iter().zip(&self.rotation))
+            .map(|(&piece, &turns)| {
+                (piece != NO_PIECE)
+                    .then(|| Placement { piece: usize::from(piece), rotation: Rotation::new(turns).expect("0..4") })
+            })
+            .collect();
+        Board { grid: self.instance.grid, cells }
+    }
+
+    fn record_best(&mut self, depth: usize) {
+        let placed = self.clue_count + depth;
+        if self.best.is_none() || placed > self.stats.best_placed {
+            self.stats.best_placed = placed;
+            self.best = Some(self.board());
+        }
+    }
+
+    fn out_of_time(&self, start: Instant) -> bool {
+        interrupt::raised() || self.options.time_limit.is_some_and(|limit| start.elapsed().as_secs_f64() >= limit)
+    }
+
+    /// True if the clues alone break a rule: a clue showing a wrong colour on
+    /// the rim or grey inside, or two neighbouring clues that disagree. The
+    /// scan never compares two clues with each other, so this is checked once.
+    fn clues_conflict(&self) -> bool {
+        let grid = self.instance.grid;
+        self.instance.clues.iter().any(|clue| {
+            let p = clue.placement;
+            let shown = self.instance.pieces[p.piece].rotated(p.rotation);
+            Side::ALL.iter().any(|&side| match grid.neighbour(clue.cell, side) {
+                None => shown[side.index()] != GREY,
+                Some(other) => {
+                    shown[side.index()] == GREY
+                        || self.instance.clues.iter().any(|c| {
+                            c.cell == other
+                                && self.instance.pieces[c.placement.piece].side(c.placement.rotation, side.opposite())
+                                    != shown[side.index()]
+                        })
+                }
+            })
+        })
+    }
+
+    fn run(&mut self, start: Instant) -> Status {
+        let total = self.slots.len();
+        if self.clues_conflict() {
+            self.stats.exhausted = true;
+            return Status::Infeasible;
+        }
+        self.record_best(0);
+        if total == 0 {
+            self.stats.solutions = 1;
+            self.stats.exhausted = true;
+            return Status::Solved;
+        }
+        let mut depth = 0;
+        let mut since_restart = 0u64;
+        let mut next_check = 0u64;
+        self.open(0);
+        loop {
+            if self.stats.nodes >= next_check {
+                next_check = self.stats.nodes + 4096;
+                if self.out_of_time(start) {
+                    return if interrupt::raised() { Status::Interrupted } else { Status::Unknown };
+                }
+            }
+            if self.advance(depth) {
+                since_restart += 1;
+                depth += 1;
+                if depth == total {
+                    self.stats.solutions += 1;
+                    self.record_best(depth);
+                    if self.options.collect {
+                        self.solutions.push(self.board());
+                    }
+                    if !self.options.complete || self.stats.solutions >= self.options.count_cap {
+                        return Status::Solved;
+                    }
+                    depth -= 1;
+                    self.remove(depth);
+                    continue;
+                }
+                self.open(depth);
+                continue;
+            }
+            // Slot `depth` is exhausted: the deepest point of this branch is depth.
+            if depth > 0 && self.clue_count + depth > self.stats.best_placed {
+                self.record_best(depth);
+            }
+            if depth == 0 {
+                // Depth 0 ran out since the last restart: the whole tree was walked.
+                self.stats.exhausted = true;
+                return if self.stats.solutions > 0 { Status::Solved } else { Status::Infeasible };
+            }
+            if !self.options.complete && since_restart >= self.options.restart_nodes {
+                since_restart = 0;
+                self.stats.restarts += 1;
+                while depth > 0 {
+                    depth -= 1;
+                    self.remove(depth);
+                }
+                self.open(0);
+                continue;
+            }
+            depth -= 1;
+            self.remove(depth);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::check;
+    use crate::generate::{PlantedSpec, planted};
+    use crate::puzzle::Grid;
+
+    fn spec(n: usize, f: u32, i: u32, seed: u64) -> PlantedSpec {
+        PlantedSpec { grid: Grid { width: n, height: n }, frame_colours: f, interior_colours: i, clues: 5, seed }
+    }
+
+    #[test]
+    fn randomized_dfs_solves_small_planted_boards() {
+        for seed in 1..=4 {
+            let p = planted(&spec(6, 3, 6, seed)).unwrap();
+            let (outcome, stats) = solve(&p.instance, &Options { seed, ..Options::default() });
+            assert_eq!(outcome.status, Status::Solved);
+            let report = check(&p.instance, outcome.board.as_ref().unwrap());
+            assert!(report.is_solution(), "{report}");
+            assert!(stats.nodes >= 31);
+        }
+    }
+
+    #[test]
+    fn complete_dfs_finds_the_planted_solution() {
+        let p = planted(&spec(5, 2, 4, 3)).unwrap();
+        let options = Options { complete: true, count_cap: u64::MAX, ..Options::default() };
+        let (outcome, stats) = solve(&p.instance, &options);
+        assert_eq!(outcome.status, Status::Solved);
+        assert!(stats.exhausted);
+        assert!(stats.solutions >= 1);
+    }
+
+    #[test]
+    fn partial_answers_are_exact_matches() {
+        // A limit of a few nodes leaves a partial board with no mismatch.
+        let p = planted(&spec(10, 5, 17, 1)).unwrap();
+        let options = Options { restart_nodes: 50, time_limit: Some(0.05), ..Options::default() };
+        let (outcome, _) = solve(&p.instance, &options);
+        let board = outcome.board.unwrap();
+        let report = check(&p.instance, &board);
+        assert!(report.violations.is_empty(), "{report}");
+    }
+}
