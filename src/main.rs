@@ -14,6 +14,7 @@ use std::process::ExitCode;
 
 use anyhow::{Context as _, Result, bail};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use edgematch::bench::{cliff, report};
 use edgematch::check::{self, Report};
 use edgematch::cpsat::model::Formulation;
 use edgematch::cpsat::{self, SolveEnv};
@@ -152,6 +153,126 @@ struct VerifyArgs {
 enum BenchCommand {
     /// CP-SAT on planted instances, and the time to build and serialize a model.
     Spine(SpineArgs),
+    /// DFS and CP-SAT, one after the other, on the same planted boards; appends to a runs file.
+    Cliff(CliffArgs),
+    /// Merge runs files into a markdown table and an SVG chart.
+    Report(ReportArgs),
+}
+
+#[derive(Args)]
+struct CliffArgs {
+    /// Board sides, e.g. 10,11,12 or 10-14.
+    #[arg(long, value_parser = parse_numbers, default_value = "10-14")]
+    sizes: Numbers,
+    /// Frame+interior colour settings.
+    #[arg(long, value_delimiter = ',', default_value = "5+17")]
+    colours: Vec<cliff::Colours>,
+    /// Generator seeds, e.g. 1-5.
+    #[arg(long, value_parser = parse_numbers, default_value = "1-5")]
+    seeds: Numbers,
+    /// Seeds for one size instead of --seeds, as SIZE:SEEDS (e.g. 16:1 or 16:1-2); repeatable.
+    #[arg(long, value_parser = parse_at_list)]
+    seeds_at: Vec<(u64, Vec<u64>)>,
+    /// Arms to run, in order, on each instance.
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [ArmArg::Dfs, ArmArg::Cpsat])]
+    arms: Vec<ArmArg>,
+    /// DFS budgets in seconds; the first runs at every size, the others at --dfs-long-sizes.
+    #[arg(long, value_delimiter = ',', default_value = "20")]
+    dfs_budgets: Vec<f64>,
+    /// Sizes at which the DFS budgets after the first run (default: all).
+    #[arg(long, value_delimiter = ',')]
+    dfs_long_sizes: Vec<usize>,
+    /// DFS placements between restarts.
+    #[arg(long, default_value_t = 100_000)]
+    restart_nodes: u64,
+    /// CP-SAT limit in seconds.
+    #[arg(long, default_value_t = 300.0)]
+    cpsat_limit: f64,
+    /// CP-SAT limit for one size, as SIZE:SECONDS (e.g. 14:120); repeatable.
+    #[arg(long, value_parser = parse_size_seconds)]
+    cpsat_limit_at: Vec<(usize, f64)>,
+    /// CP-SAT workers (default: the number of cores).
+    #[arg(long)]
+    workers: Option<u32>,
+    /// CP-SAT formulation.
+    #[arg(long, value_enum, default_value_t = ModelArg::Table)]
+    model: ModelArg,
+    /// Folder of instance files; instances not there are generated in memory.
+    #[arg(long, default_value = "models")]
+    models_dir: PathBuf,
+    /// Runs file (JSON lines) to append to; its finished jobs are skipped.
+    #[arg(long, default_value = "results/cliff/runs.jsonl")]
+    runs: PathBuf,
+    /// Run only share K of N of the jobs, as K/N.
+    #[arg(long, value_parser = parse_shard, default_value = "1/1")]
+    shard: (usize, usize),
+}
+
+#[derive(Args)]
+struct ReportArgs {
+    /// Runs files to merge.
+    #[arg(required = true)]
+    runs: Vec<PathBuf>,
+    /// Markdown table to write.
+    #[arg(long, default_value = "results/cliff/table.md")]
+    out: PathBuf,
+    /// SVG chart to write.
+    #[arg(long, default_value = "results/cliff/cliff.svg")]
+    svg: PathBuf,
+}
+
+/// The arms, as named on the command line.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum ArmArg {
+    Dfs,
+    Cpsat,
+}
+
+/// A list of numbers given as one argument.
+#[derive(Clone, Debug)]
+struct Numbers(Vec<u64>);
+
+fn parse_numbers(s: &str) -> Result<Numbers, String> {
+    parse_list(s).map(Numbers)
+}
+
+/// `1,2,5` or `1-5` (or a mix: `1-3,7`).
+fn parse_list(s: &str) -> Result<Vec<u64>, String> {
+    let mut out = std::vec::Vec::new();
+    for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        match part.split_once('-') {
+            Some((a, b)) => {
+                let (a, b): (u64, u64) =
+                    (a.parse().map_err(|e| format!("{part}: {e}"))?, b.parse().map_err(|e| format!("{part}: {e}"))?);
+                if a > b {
+                    return Err(format!("{part}: empty range"));
+                }
+                out.extend(a..=b);
+            }
+            None => out.push(part.parse().map_err(|e| format!("{part}: {e}"))?),
+        }
+    }
+    if out.is_empty() { Err("empty list".to_owned()) } else { Ok(out) }
+}
+
+fn parse_at_list(s: &str) -> Result<(u64, Vec<u64>), String> {
+    let (size, list) = s.split_once(':').ok_or_else(|| format!("{s}: expected SIZE:SEEDS"))?;
+    Ok((size.parse().map_err(|e| format!("{s}: {e}"))?, parse_list(list)?))
+}
+
+fn parse_size_seconds(s: &str) -> Result<(usize, f64), String> {
+    let (size, secs) = s.split_once(':').ok_or_else(|| format!("{s}: expected SIZE:SECONDS"))?;
+    Ok((size.parse().map_err(|e| format!("{s}: {e}"))?, secs.parse().map_err(|e| format!("{s}: {e}"))?))
+}
+
+fn parse_shard(s: &str) -> Result<(usize, usize), String> {
+    let (k, n) = s.split_once('/').ok_or_else(|| format!("{s}: expected K/N"))?;
+    let (k, n): (usize, usize) =
+        (k.parse().map_err(|e| format!("{s}: {e}"))?, n.parse().map_err(|e| format!("{s}: {e}"))?);
+    if k == 0 || k > n {
+        return Err(format!("{s}: K must be in 1..=N"));
+    }
+    Ok((k, n))
 }
 
 #[derive(Args)]
@@ -193,6 +314,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Solve(args) => solve(args),
         Command::Verify(args) => verify(args),
         Command::Bench(BenchCommand::Spine(args)) => bench_spine(args),
+        Command::Bench(BenchCommand::Cliff(args)) => bench_cliff(args),
+        Command::Bench(BenchCommand::Report(args)) => bench_report(args),
     }
 }
 
@@ -365,5 +488,67 @@ fn bench_spine(args: SpineArgs) -> Result<ExitCode> {
     let record = bench::spine(&config)?;
     output::write_atomic(&args.out, record.as_bytes())?;
     eprintln!("wrote {}", args.out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn bench_cliff(args: CliffArgs) -> Result<ExitCode> {
+    for &b in args.dfs_budgets.iter().chain([&args.cpsat_limit]).chain(args.cpsat_limit_at.iter().map(|x| &x.1)) {
+        if !(b.is_finite() && b > 0.0) {
+            bail!("budgets and limits must be positive seconds, found {b}");
+        }
+    }
+    let to_size = |s: u64| usize::try_from(s).ok().filter(|s| (2..=MAX_SIDE).contains(s));
+    let sizes =
+        args.sizes.0.iter().map(|&s| to_size(s).with_context(|| format!("--sizes: {s} is not in 2..={MAX_SIDE}")));
+    let config = cliff::CliffConfig {
+        sizes: sizes.collect::<Result<_>>()?,
+        colours: args.colours,
+        seeds: args.seeds.0,
+        seeds_at: args.seeds_at.into_iter().map(|(size, seeds)| (size as usize, seeds)).collect(),
+        arms: args
+            .arms
+            .iter()
+            .map(|a| match a {
+                ArmArg::Dfs => cliff::Arm::Dfs,
+                ArmArg::Cpsat => cliff::Arm::Cpsat,
+            })
+            .collect(),
+        dfs_budgets: args.dfs_budgets,
+        dfs_long_sizes: args.dfs_long_sizes,
+        restart_nodes: args.restart_nodes.max(1),
+        cpsat_limit: args.cpsat_limit,
+        cpsat_limit_at: args.cpsat_limit_at,
+        workers: args.workers.unwrap_or_else(cores),
+        formulation: args.model.into(),
+        models_dir: args.models_dir,
+        runs: args.runs,
+        shard: args.shard,
+    };
+    if let Some(dir) = config.runs.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    }
+    interrupt::install().map_err(anyhow::Error::msg)?;
+    let provenance = bench::provenance();
+    let _ = cliff::run(&config, &provenance)?;
+    if interrupt::raised() {
+        eprintln!("interrupted");
+        return Ok(ExitCode::from(130));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn bench_report(args: ReportArgs) -> Result<ExitCode> {
+    let mut runs = Vec::new();
+    for path in &args.runs {
+        let (mut more, broken) = cliff::read_runs(path)?;
+        if broken > 0 {
+            eprintln!("report: {} has {broken} unreadable line(s), ignored", path.display());
+        }
+        runs.append(&mut more);
+    }
+    let rungs = report::summarize(&runs);
+    output::write_atomic(&args.out, report::markdown(&rungs).as_bytes())?;
+    output::write_atomic(&args.svg, report::svg(&rungs).as_bytes())?;
+    eprintln!("wrote {} and {} ({} runs)", args.out.display(), args.svg.display(), runs.len());
     Ok(ExitCode::SUCCESS)
 }

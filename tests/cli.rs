@@ -266,3 +266,61 @@ fn dfs_counts_and_proves() {
     assert!(all.contains("status: infeasible") && all.contains("exhausted: true"), "{all}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// SIGKILL in the middle of a bench loses at most the run in flight, and the
+/// same command then finishes the rest; the report merges the runs.
+#[test]
+fn a_killed_cliff_bench_resumes() {
+    let dir = scratch("cliff");
+    let runs = dir.join("runs.jsonl");
+    // 12×12 DFS runs do not finish early, so each takes its whole 1 s budget.
+    let args = [
+        "bench",
+        "cliff",
+        "--sizes",
+        "12",
+        "--seeds",
+        "1-4",
+        "--arms",
+        "dfs",
+        "--dfs-budgets",
+        "1",
+        "--runs",
+        runs.to_str().unwrap(),
+    ];
+    let mut child = bin().args(args).stderr(std::process::Stdio::null()).spawn().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+    child.kill().unwrap();
+    let _ = child.wait();
+    let first: Vec<String> = std::fs::read_to_string(&runs).unwrap_or_default().lines().map(str::to_owned).collect();
+    assert!((1..4).contains(&first.len()), "{first:?}");
+
+    let output = run(&args);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let lines: Vec<String> = std::fs::read_to_string(&runs).unwrap().lines().map(str::to_owned).collect();
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    assert_eq!(&lines[..first.len()], &first[..], "finished runs are kept as they were");
+    for (seed, line) in (1..=4).zip(&lines) {
+        let run: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(run["instance"], format!("planted-12x12-f5i17-s{seed}"));
+        assert!(run["verified_score"].as_u64().unwrap() > 0);
+    }
+    // A third run has nothing left to do.
+    let again = run(&args);
+    assert!(text(&again).contains("0 to run"), "{}", text(&again));
+
+    let table = dir.join("table.md");
+    let svg = dir.join("chart.svg");
+    let output = run(&[
+        "bench",
+        "report",
+        runs.to_str().unwrap(),
+        "--out",
+        table.to_str().unwrap(),
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    assert!(std::fs::read_to_string(&table).unwrap().contains("| 5+17 | 12×12 | dfs | 1 | 0/4 |"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,37 +1,18 @@
-//! Benchmarks whose records go to `results/`: each run solved, verified and timed, with its provenance.
+//! `bench spine`: CP-SAT on the planted 12×12 boards, and the time to build and serialize a model.
 
 use std::path::PathBuf;
-use std::process::Command;
 use std::time::Instant;
 
 use prost::Message as _;
-use serde_json::{Value, json};
+use serde_json::json;
+
+use super::{provenance, round3};
 
 use crate::cpsat::model::Formulation;
 use crate::cpsat::{self, SolveEnv};
 use crate::error::Error;
 use crate::formats::instance_json;
 use crate::{interrupt, solver};
-
-/// Where a measurement was taken: commit, OR-Tools version, cores.
-pub fn provenance() -> Value {
-    let git = |args: &[&str]| {
-        Command::new("git")
-            .args(args)
-            .output()
-            .ok()
-            .filter(|o| o.status.success())
-            .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
-    };
-    let commit = git(&["rev-parse", "HEAD"]).unwrap_or_else(|| "unknown".to_owned());
-    let dirty = git(&["status", "--porcelain", "--untracked-files=no"]).is_some_and(|s| !s.is_empty());
-    json!({
-        "commit": commit,
-        "dirty": dirty,
-        "ortools": cpsat::ORTOOLS_VERSION,
-        "cores": std::thread::available_parallelism().map_or(1, |n| n.get()),
-    })
-}
 
 /// What `bench spine` runs.
 #[derive(Clone, Debug)]
@@ -115,8 +96,4 @@ pub fn spine(config: &SpineConfig) -> Result<String, Error> {
         "model_build": builds,
     });
     Ok(serde_json::to_string_pretty(&record).expect("JSON values serialize") + "\n")
-}
-
-fn round3(x: f64) -> f64 {
-    (x * 1000.0).round() / 1000.0
 }

@@ -1,0 +1,366 @@
+//! `bench cliff`: the DFS baseline and CP-SAT, one after the other, on identical planted boards.
+//!
+//! Jobs are enumerated in a fixed order (colours, size, seed, then the DFS
+//! budgets and CP-SAT), so `--shard k/N` (job i belongs to shard i mod N) and
+//! resuming are deterministic. Each finished run is appended at once as one
+//! JSON line to the runs file; jobs already in it are skipped, so a killed
+//! bench loses at most the run in flight.
+
+use std::collections::HashSet;
+use std::fs::OpenOptions;
+use std::io::{Read as _, Seek as _, SeekFrom, Write as _};
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use super::round3;
+use crate::cpsat::model::Formulation;
+use crate::cpsat::{self, SolveEnv};
+use crate::error::Error;
+use crate::formats::instance_json;
+use crate::generate::{PlantedSpec, planted};
+use crate::puzzle::{Grid, Instance};
+use crate::solver::Outcome;
+use crate::{dfs, interrupt, solver};
+
+/// Which solver a run used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Arm {
+    /// The randomized restarting DFS.
+    Dfs,
+    /// CP-SAT.
+    Cpsat,
+}
+
+impl Arm {
+    /// The name in runs files and tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            Arm::Dfs => "dfs",
+            Arm::Cpsat => "cpsat",
+        }
+    }
+}
+
+/// A frame + interior colour setting, written `5+17`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Colours {
+    /// Frame colours.
+    pub frame: u32,
+    /// Interior colours.
+    pub interior: u32,
+}
+
+impl std::str::FromStr for Colours {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let (f, i) = s.split_once('+').ok_or_else(|| format!("{s:?}: expected FRAME+INTERIOR such as 5+17"))?;
+        let parse = |x: &str| x.trim().parse::<u32>().map_err(|e| format!("{s:?}: {e}"));
+        Ok(Colours { frame: parse(f)?, interior: parse(i)? })
+    }
+}
+
+impl std::fmt::Display for Colours {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}+{}", self.frame, self.interior)
+    }
+}
+
+/// What `bench cliff` runs.
+#[derive(Clone, Debug)]
+pub struct CliffConfig {
+    /// Board sides.
+    pub sizes: Vec<usize>,
+    /// Colour settings.
+    pub colours: Vec<Colours>,
+    /// Generator seeds.
+    pub seeds: Vec<u64>,
+    /// Seeds for sizes listed here replace `seeds` (e.g. 16 with seed 1 only).
+    pub seeds_at: Vec<(usize, Vec<u64>)>,
+    /// Arms to run, in this order for each instance.
+    pub arms: Vec<Arm>,
+    /// DFS budgets in seconds; the first runs at every size.
+    pub dfs_budgets: Vec<f64>,
+    /// Sizes at which the DFS budgets after the first run (empty: every size).
+    pub dfs_long_sizes: Vec<usize>,
+    /// DFS placements between restarts.
+    pub restart_nodes: u64,
+    /// CP-SAT limit in seconds, unless `cpsat_limit_at` names the size.
+    pub cpsat_limit: f64,
+    /// Per-size CP-SAT limits.
+    pub cpsat_limit_at: Vec<(usize, f64)>,
+    /// CP-SAT workers.
+    pub workers: u32,
+    /// CP-SAT formulation.
+    pub formulation: Formulation,
+    /// Where instances are read from (generated in memory when absent).
+    pub models_dir: PathBuf,
+    /// The runs file (JSON lines), appended to.
+    pub runs: PathBuf,
+    /// This shard and the shard count (1-based k of N).
+    pub shard: (usize, usize),
+}
+
+/// One run to make.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Job {
+    /// Solver.
+    pub arm: Arm,
+    /// Board side.
+    pub size: usize,
+    /// Colour setting.
+    pub colours: Colours,
+    /// Generator seed.
+    pub seed: u64,
+    /// Time budget in seconds.
+    pub budget: f64,
+}
+
+impl Job {
+    /// The instance name, as in `models/`.
+    pub fn instance(&self) -> String {
+        self.spec().name()
+    }
+
+    fn spec(&self) -> PlantedSpec {
+        PlantedSpec {
+            grid: Grid { width: self.size, height: self.size },
+            frame_colours: self.colours.frame,
+            interior_colours: self.colours.interior,
+            clues: 5,
+            seed: self.seed,
+        }
+    }
+
+    /// What identifies a run in the runs file.
+    pub fn key(&self) -> String {
+        format!("{}|{}|{}", self.arm.name(), self.instance(), self.budget)
+    }
+}
+
+fn key_of(run: &Value) -> Option<String> {
+    Some(format!("{}|{}|{}", run["arm"].as_str()?, run["instance"].as_str()?, run["budget"].as_f64()?))
+}
+
+/// Every job of the configuration, in the fixed order, before sharding.
+pub fn jobs(config: &CliffConfig) -> Vec<Job> {
+    let mut jobs = Vec::new();
+    for &colours in &config.colours {
+        for &size in &config.sizes {
+            let seeds = config.seeds_at.iter().find(|(s, _)| *s == size).map_or(&config.seeds, |(_, seeds)| seeds);
+            for &seed in seeds {
+                for &arm in &config.arms {
+                    let budgets: Vec<f64> = match arm {
+                        Arm::Dfs => {
+                            let long = config.dfs_long_sizes.is_empty() || config.dfs_long_sizes.contains(&size);
+                            config.dfs_budgets.iter().take(if long { usize::MAX } else { 1 }).copied().collect()
+                        }
+                        Arm::Cpsat => vec![
+                            config.cpsat_limit_at.iter().find(|(s, _)| *s == size).map_or(config.cpsat_limit, |x| x.1),
+                        ],
+                    };
+                    jobs.extend(budgets.into_iter().map(|budget| Job { arm, size, colours, seed, budget }));
+                }
+            }
+        }
+    }
+    jobs
+}
+
+/// Reads a runs file: the runs, skipping (and counting) lines that do not
+/// parse, such as a line cut short by a kill.
+pub fn read_runs(path: &Path) -> Result<(Vec<Value>, usize), Error> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
+        Err(source) => return Err(Error::Io { path: path.to_owned(), source }),
+    };
+    let mut runs = Vec::new();
+    let mut broken = 0;
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        match serde_json::from_str::<Value>(line) {
+            Ok(v) if key_of(&v).is_some() => runs.push(v),
+            _ => broken += 1,
+        }
+    }
+    Ok((runs, broken))
+}
+
+/// Appends one line, starting a fresh line if a killed writer left half of one.
+fn append_line(path: &Path, line: &str) -> Result<(), Error> {
+    let io = |source| Error::Io { path: path.to_owned(), source };
+    let mut file = OpenOptions::new().create(true).read(true).append(true).open(path).map_err(io)?;
+    let len = file.metadata().map_err(io)?.len();
+    let mut text = String::new();
+    if len > 0 {
+        file.seek(SeekFrom::Start(len - 1)).map_err(io)?;
+        let mut last = [0u8; 1];
+        file.read_exact(&mut last).map_err(io)?;
+        if last[0] != b'\n' {
+            text.push('\n');
+        }
+    }
+    text.push_str(line);
+    text.push('\n');
+    file.write_all(text.as_bytes()).map_err(io)?;
+    file.sync_data().map_err(io)
+}
+
+fn load_instance(config: &CliffConfig, job: &Job) -> Result<Instance, Error> {
+    let path = config.models_dir.join(format!("{}.json", job.instance()));
+    if path.is_file() { Ok(instance_json::read(&path)?.instance) } else { Ok(planted(&job.spec())?.instance) }
+}
+
+/// Runs the jobs of this shard that the runs file does not hold yet; returns
+/// how many ran. Stops on Ctrl-C without recording the run in flight.
+pub fn run(config: &CliffConfig, provenance: &Value) -> Result<usize, Error> {
+    let (done, broken) = read_runs(&config.runs)?;
+    if broken > 0 {
+        eprintln!("cliff: {} has {broken} unreadable line(s), ignored", config.runs.display());
+    }
+    let done: HashSet<String> = done.iter().filter_map(key_of).collect();
+    let (k, n) = config.shard;
+    let mine: Vec<Job> =
+        jobs(config).into_iter().enumerate().filter(|(i, _)| i % n == k - 1).map(|(_, job)| job).collect();
+    let todo: Vec<&Job> = mine.iter().filter(|j| !done.contains(&j.key())).collect();
+    eprintln!(
+        "cliff: shard {k}/{n}: {} jobs, {} already done, {} to run",
+        mine.len(),
+        mine.len() - todo.len(),
+        todo.len()
+    );
+
+    let env_workers = config.workers;
+    for (i, job) in todo.iter().enumerate() {
+        if interrupt::raised() {
+            break;
+        }
+        let instance = load_instance(config, job)?;
+        eprint!("cliff: [{}/{}] {} {} s {} ... ", i + 1, todo.len(), job.arm.name(), job.budget, job.instance());
+        let (outcome, nodes, restarts, workers) = match job.arm {
+            Arm::Dfs => {
+                let options = dfs::Options {
+                    time_limit: Some(job.budget),
+                    restart_nodes: config.restart_nodes,
+                    seed: job.seed,
+                    ..dfs::Options::default()
+                };
+                let (outcome, stats) = dfs::solve(&instance, &options);
+                (outcome, Some(stats.nodes), Some(stats.restarts), 1)
+            }
+            Arm::Cpsat => {
+                let options = cpsat::Options {
+                    time_limit: Some(job.budget),
+                    workers: env_workers,
+                    formulation: config.formulation,
+                    ..cpsat::Options::default()
+                };
+                let env = SolveEnv::new()?;
+                let _guard = interrupt::watch(env.stopper());
+                (cpsat::solve(&instance, &options, &env)?, None, None, env_workers)
+            }
+        };
+        if interrupt::raised() {
+            eprintln!("interrupted (not recorded)");
+            break;
+        }
+        let verified = solver::verify(&instance, &outcome)?;
+        eprintln!(
+            "{}, score {}/{} in {:.1} s",
+            if verified.solved { "solved" } else { "not solved" },
+            verified.score,
+            instance.grid.max_score(),
+            outcome.seconds
+        );
+        let record = record(job, &instance, &outcome, &verified, nodes, restarts, workers, config, provenance);
+        append_line(&config.runs, &record.to_string())?;
+    }
+    Ok(todo.len())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn record(
+    job: &Job,
+    instance: &Instance,
+    outcome: &Outcome,
+    verified: &solver::Verified,
+    nodes: Option<u64>,
+    restarts: Option<u64>,
+    workers: u32,
+    config: &CliffConfig,
+    provenance: &Value,
+) -> Value {
+    json!({
+        "arm": job.arm.name(),
+        "instance": job.instance(),
+        "size": job.size,
+        "colours": job.colours.to_string(),
+        "seed": job.seed,
+        "budget": job.budget,
+        "status": outcome.status.to_string(),
+        "solved": verified.solved,
+        "verified_score": verified.score,
+        "target": instance.grid.max_score(),
+        "seconds": round3(outcome.seconds),
+        "nodes": nodes,
+        "restarts": restarts,
+        "model": (job.arm == Arm::Cpsat).then(|| config.formulation.name()),
+        "workers": workers,
+        "cores": provenance["cores"],
+        "commit": provenance["commit"],
+        "dirty": provenance["dirty"],
+        "ortools": provenance["ortools"],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config() -> CliffConfig {
+        CliffConfig {
+            sizes: vec![10, 12, 16],
+            colours: vec!["5+17".parse().unwrap()],
+            seeds: vec![1, 2],
+            seeds_at: vec![(16, vec![1])],
+            arms: vec![Arm::Dfs, Arm::Cpsat],
+            dfs_budgets: vec![20.0, 45.0],
+            dfs_long_sizes: vec![12],
+            restart_nodes: 100_000,
+            cpsat_limit: 300.0,
+            cpsat_limit_at: vec![(16, 120.0)],
+            workers: 2,
+            formulation: Formulation::Table,
+            models_dir: PathBuf::from("models"),
+            runs: PathBuf::from("runs.jsonl"),
+            shard: (1, 1),
+        }
+    }
+
+    #[test]
+    fn jobs_follow_budgets_seeds_and_limits() {
+        let jobs = jobs(&config());
+        // 10: 2 seeds × (dfs 20 + cpsat); 12: 2 × (dfs 20, 45 + cpsat); 16: 1 × (dfs 20 + cpsat).
+        assert_eq!(jobs.len(), 4 + 6 + 2);
+        assert_eq!(jobs[0].key(), "dfs|planted-10x10-f5i17-s1|20");
+        assert!(jobs.iter().any(|j| j.size == 12 && j.budget == 45.0));
+        assert!(!jobs.iter().any(|j| j.size == 10 && j.budget == 45.0));
+        assert_eq!(jobs.last().unwrap().budget, 120.0);
+        assert!("5-17".parse::<Colours>().is_err());
+    }
+
+    #[test]
+    fn appending_after_a_cut_line_starts_a_new_line() {
+        let dir = std::env::temp_dir().join(format!("edgematch-cliff-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("runs.jsonl");
+        let job = &jobs(&config())[0];
+        let run = json!({"arm": "dfs", "instance": job.instance(), "budget": 20.0});
+        std::fs::write(&path, format!("{run}\n{{\"arm\": \"dfs\", \"inst")).unwrap();
+        append_line(&path, &json!({"arm": "cpsat", "instance": "x", "budget": 1.0}).to_string()).unwrap();
+        let (runs, broken) = read_runs(&path).unwrap();
+        assert_eq!((runs.len(), broken), (2, 1));
+        assert_eq!(key_of(&runs[0]).unwrap(), job.key());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,246 @@
+//! `bench report`: runs files merged into a markdown table and an SVG chart.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde_json::Value;
+
+/// One rung of the table: an arm at a budget, a colour setting and a size.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Rung {
+    /// Colour setting, e.g. `5+17`.
+    pub colours: String,
+    /// Board side.
+    pub size: u64,
+    /// Arm name.
+    pub arm: String,
+    /// Budget in milliseconds (an integer, to sort and group by).
+    pub budget_ms: u64,
+}
+
+/// What the runs of one rung add up to.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Summary {
+    /// Runs.
+    pub runs: usize,
+    /// Verified full solutions.
+    pub solved: usize,
+    /// Seconds of the solved runs, sorted.
+    pub solve_seconds: Vec<f64>,
+    /// Seconds of all runs (unsolved ones at their budget), sorted.
+    pub all_seconds: Vec<f64>,
+    /// Verified scores, sorted.
+    pub scores: Vec<u64>,
+    /// Target score (full board).
+    pub target: u64,
+    /// Nodes (DFS), sorted.
+    pub nodes: Vec<u64>,
+    /// Workers and cores seen.
+    pub workers: Vec<u64>,
+}
+
+/// Groups runs by rung. When one job appears more than once (several runs
+/// files), the last one read counts.
+pub fn summarize(runs: &[Value]) -> BTreeMap<Rung, Summary> {
+    let mut latest: BTreeMap<(String, String, u64), &Value> = BTreeMap::new();
+    for run in runs {
+        let (Some(arm), Some(instance), Some(budget)) =
+            (run["arm"].as_str(), run["instance"].as_str(), run["budget"].as_f64())
+        else {
+            continue;
+        };
+        let _ = latest.insert((arm.to_owned(), instance.to_owned(), (budget * 1000.0).round() as u64), run);
+    }
+    let mut rungs: BTreeMap<Rung, Summary> = BTreeMap::new();
+    for ((arm, _, budget_ms), run) in latest {
+        let rung = Rung {
+            colours: run["colours"].as_str().unwrap_or("?").to_owned(),
+            size: run["size"].as_u64().unwrap_or(0),
+            arm,
+            budget_ms,
+        };
+        let s = rungs.entry(rung).or_default();
+        s.runs += 1;
+        let seconds = run["seconds"].as_f64().unwrap_or(f64::NAN);
+        if run["solved"].as_bool() == Some(true) {
+            s.solved += 1;
+            s.solve_seconds.push(seconds);
+        }
+        s.all_seconds.push(seconds);
+        s.scores.push(run["verified_score"].as_u64().unwrap_or(0));
+        s.target = run["target"].as_u64().unwrap_or(0);
+        if let Some(n) = run["nodes"].as_u64() {
+            s.nodes.push(n);
+        }
+        if let Some(w) = run["workers"].as_u64()
+            && !s.workers.contains(&w)
+        {
+            s.workers.push(w);
+        }
+    }
+    for s in rungs.values_mut() {
+        s.solve_seconds.sort_by(f64::total_cmp);
+        s.all_seconds.sort_by(f64::total_cmp);
+        s.scores.sort_unstable();
+        s.nodes.sort_unstable();
+    }
+    rungs
+}
+
+fn median<T: Copy>(xs: &[T]) -> Option<T> {
+    (!xs.is_empty()).then(|| xs[(xs.len() - 1) / 2])
+}
+
+fn budget(ms: u64) -> String {
+    let s = ms as f64 / 1000.0;
+    if s.fract() == 0.0 { format!("{s:.0}") } else { format!("{s}") }
+}
+
+/// The markdown table, one row per rung.
+pub fn markdown(rungs: &BTreeMap<Rung, Summary>) -> String {
+    let mut out = String::from(
+        "| colours | size | arm | budget (s) | full solves | seconds to solve (min / median / max) | verified score (min / median / max) / target | median nodes |\n\
+         |---|---|---|---|---|---|---|---|\n",
+    );
+    for (rung, s) in rungs {
+        let secs = match (s.solve_seconds.first(), median(&s.solve_seconds), s.solve_seconds.last()) {
+            (Some(a), Some(m), Some(b)) => format!("{a:.1} / {m:.1} / {b:.1}"),
+            _ => "—".to_owned(),
+        };
+        let scores = match (s.scores.first(), median(&s.scores), s.scores.last()) {
+            (Some(a), Some(m), Some(b)) => format!("{a} / {m} / {b} of {}", s.target),
+            _ => "—".to_owned(),
+        };
+        let nodes = median(&s.nodes).map_or("—".to_owned(), |n| format!("{:.1} M", n as f64 / 1e6));
+        let _ = writeln!(
+            out,
+            "| {} | {}×{} | {} | {} | {}/{} | {secs} | {scores} | {nodes} |",
+            rung.colours,
+            rung.size,
+            rung.size,
+            rung.arm,
+            budget(rung.budget_ms),
+            s.solved,
+            s.runs
+        );
+    }
+    out
+}
+
+const COLOURS: [&str; 8] = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"];
+
+/// An SVG chart: solved fraction (left) and median seconds over all runs
+/// (right, log scale; unsolved runs count at their budget) against board size,
+/// one line per arm, budget and colour setting.
+pub fn svg(rungs: &BTreeMap<Rung, Summary>) -> String {
+    let mut series: BTreeMap<String, Vec<(u64, f64, f64)>> = BTreeMap::new();
+    for (rung, s) in rungs {
+        let name = format!("{} {} s, {}", rung.arm, budget(rung.budget_ms), rung.colours);
+        let frac = s.solved as f64 / s.runs.max(1) as f64;
+        let med = median(&s.all_seconds).unwrap_or(f64::NAN);
+        series.entry(name).or_default().push((rung.size, frac, med));
+    }
+    let sizes: Vec<u64> = rungs.keys().map(|r| r.size).collect();
+    let (lo, hi) = (sizes.iter().copied().min().unwrap_or(0), sizes.iter().copied().max().unwrap_or(1).max(1));
+    let (w, h, pad) = (420.0, 300.0, 50.0);
+    let x = |size: u64, left: f64| left + pad + (size - lo) as f64 / ((hi - lo).max(1)) as f64 * (w - 2.0 * pad);
+    let y_frac = |f: f64| h - pad - f * (h - 2.0 * pad);
+    let (tmin, tmax) = (0.01f64, 1000.0f64);
+    let y_time = |t: f64| {
+        h - pad - (t.clamp(tmin, tmax).log10() - tmin.log10()) / (tmax.log10() - tmin.log10()) * (h - 2.0 * pad)
+    };
+    let legend_h = 18.0 * series.len() as f64 + 10.0;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" font-family=\"sans-serif\" font-size=\"12\">",
+        2.0 * w,
+        h + legend_h
+    );
+    let _ = writeln!(out, "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>");
+    for (left, title) in [(0.0, "solved fraction"), (w, "median seconds (log; unsolved at budget)")] {
+        let _ = writeln!(
+            out,
+            "<text x=\"{}\" y=\"20\" text-anchor=\"middle\" font-weight=\"bold\">{title}</text>",
+            left + w / 2.0
+        );
+        let _ = writeln!(
+            out,
+            "<path d=\"M{0} {1} V{2} H{3}\" stroke=\"black\" fill=\"none\"/>",
+            left + pad,
+            pad,
+            h - pad,
+            left + w - pad
+        );
+        for size in lo..=hi {
+            let _ = writeln!(
+                out,
+                "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{size}</text>",
+                x(size, left),
+                h - pad + 16.0
+            );
+        }
+    }
+    for f in [0.0, 0.5, 1.0] {
+        let _ = writeln!(out, "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{f}</text>", pad - 6.0, y_frac(f) + 4.0);
+    }
+    for t in [0.01, 0.1, 1.0, 10.0, 100.0, 1000.0] {
+        let _ = writeln!(out, "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{t}</text>", w + pad - 6.0, y_time(t) + 4.0);
+    }
+    for (i, (name, points)) in series.iter().enumerate() {
+        let colour = COLOURS[i % COLOURS.len()];
+        let dash = if name.starts_with("dfs") { " stroke-dasharray=\"5 3\"" } else { "" };
+        let frac: Vec<String> = points.iter().map(|&(s, f, _)| format!("{:.1},{:.1}", x(s, 0.0), y_frac(f))).collect();
+        let time: Vec<String> = points
+            .iter()
+            .filter(|p| p.2.is_finite())
+            .map(|&(s, _, t)| format!("{:.1},{:.1}", x(s, w), y_time(t)))
+            .collect();
+        for pts in [frac, time] {
+            let _ = writeln!(
+                out,
+                "<polyline points=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\"{dash}/>",
+                pts.join(" ")
+            );
+        }
+        let ly = h + 14.0 + 18.0 * i as f64;
+        let _ = writeln!(
+            out,
+            "<line x1=\"{pad}\" y1=\"{ly}\" x2=\"{}\" y2=\"{ly}\" stroke=\"{colour}\" stroke-width=\"2\"{dash}/>\
+             <text x=\"{}\" y=\"{}\">{name}</text>",
+            pad + 30.0,
+            pad + 36.0,
+            ly + 4.0
+        );
+    }
+    out.push_str("</svg>\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn rungs_count_solves_and_scores() {
+        let runs = vec![
+            json!({"arm": "dfs", "instance": "a", "budget": 20.0, "colours": "5+17", "size": 10, "solved": true,
+                   "seconds": 3.0, "verified_score": 180, "target": 180, "nodes": 100, "workers": 1}),
+            json!({"arm": "dfs", "instance": "b", "budget": 20.0, "colours": "5+17", "size": 10, "solved": false,
+                   "seconds": 20.0, "verified_score": 120, "target": 180, "nodes": 300, "workers": 1}),
+            json!({"arm": "cpsat", "instance": "a", "budget": 300.0, "colours": "5+17", "size": 10, "solved": true,
+                   "seconds": 1.5, "verified_score": 180, "target": 180, "workers": 2}),
+        ];
+        let rungs = summarize(&runs);
+        assert_eq!(rungs.len(), 2);
+        let table = markdown(&rungs);
+        assert!(
+            table.contains("| 5+17 | 10×10 | dfs | 20 | 1/2 | 3.0 / 3.0 / 3.0 | 120 / 120 / 180 of 180 |"),
+            "{table}"
+        );
+        assert!(table.contains("| 5+17 | 10×10 | cpsat | 300 | 1/1 |"), "{table}");
+        let chart = svg(&rungs);
+        assert!(chart.starts_with("<svg") && chart.contains("polyline"));
+    }
+}
