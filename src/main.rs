@@ -157,6 +157,21 @@ enum BenchCommand {
     Cliff(CliffArgs),
     /// Merge runs files into a markdown table and an SVG chart.
     Report(ReportArgs),
+    /// DFS placements per second on one thread.
+    DfsSpeed(DfsSpeedArgs),
+}
+
+#[derive(Args)]
+struct DfsSpeedArgs {
+    /// Instances to run the DFS on.
+    #[arg(default_values_t = (1..=5).map(|s| format!("models/planted-12x12-f5i17-s{s}.json")).collect::<Vec<_>>())]
+    instances: Vec<String>,
+    /// Seconds per instance.
+    #[arg(long, default_value_t = 10.0)]
+    seconds: f64,
+    /// The JSON record to write.
+    #[arg(long, default_value = "results/dfs-speed.json")]
+    out: PathBuf,
 }
 
 #[derive(Args)]
@@ -316,6 +331,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Bench(BenchCommand::Spine(args)) => bench_spine(args),
         Command::Bench(BenchCommand::Cliff(args)) => bench_cliff(args),
         Command::Bench(BenchCommand::Report(args)) => bench_report(args),
+        Command::Bench(BenchCommand::DfsSpeed(args)) => bench_dfs_speed(args),
     }
 }
 
@@ -550,5 +566,17 @@ fn bench_report(args: ReportArgs) -> Result<ExitCode> {
     output::write_atomic(&args.out, report::markdown(&rungs).as_bytes())?;
     output::write_atomic(&args.svg, report::svg(&rungs).as_bytes())?;
     eprintln!("wrote {} and {} ({} runs)", args.out.display(), args.svg.display(), runs.len());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn bench_dfs_speed(args: DfsSpeedArgs) -> Result<ExitCode> {
+    if !(args.seconds.is_finite() && args.seconds > 0.0) {
+        bail!("--seconds {} must be positive", args.seconds);
+    }
+    interrupt::install().map_err(anyhow::Error::msg)?;
+    let instances: Vec<PathBuf> = args.instances.iter().map(PathBuf::from).collect();
+    let record = bench::dfs_speed(&instances, args.seconds, bench::provenance())?;
+    output::write_atomic(&args.out, record.as_bytes())?;
+    eprintln!("wrote {}", args.out.display());
     Ok(ExitCode::SUCCESS)
 }

@@ -1,6 +1,7 @@
 //! Benchmarks whose records go to `results/`: each run solved, verified and timed, with its provenance.
 
 pub mod cliff;
+pub mod dfs_speed;
 pub mod report;
 pub mod spine;
 
@@ -10,6 +11,7 @@ use serde_json::{Value, json};
 
 use crate::cpsat;
 
+pub use dfs_speed::dfs_speed;
 pub use spine::{SpineConfig, spine};
 
 /// Where a measurement was taken: commit, OR-Tools version, cores.

@@ -1,0 +1,50 @@
+//! `bench dfs-speed`: the DFS baseline's placements per second on one thread.
+
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+
+use super::round3;
+use crate::dfs;
+use crate::error::Error;
+use crate::formats::instance_json;
+use crate::{interrupt, solver};
+
+/// Runs the randomized DFS on each instance for `seconds` and returns the JSON
+/// record: nodes, seconds, nodes per second and the verified best score.
+pub fn dfs_speed(instances: &[PathBuf], seconds: f64, provenance: Value) -> Result<String, Error> {
+    let mut runs = Vec::new();
+    for path in instances {
+        if interrupt::raised() {
+            break;
+        }
+        let file = instance_json::read(path)?;
+        eprintln!("bench: dfs on {} for {seconds} s ...", path.display());
+        let options = dfs::Options { time_limit: Some(seconds), ..dfs::Options::default() };
+        let (outcome, stats) = dfs::solve(&file.instance, &options);
+        let verified = solver::verify(&file.instance, &outcome)?;
+        runs.push(json!({
+            "instance": path.display().to_string(),
+            "status": outcome.status.to_string(),
+            "nodes": stats.nodes,
+            "restarts": stats.restarts,
+            "seconds": round3(outcome.seconds),
+            "nodes_per_second": (stats.nodes as f64 / outcome.seconds).round(),
+            "verified_score": verified.score,
+            "max_score": file.instance.grid.max_score(),
+        }));
+    }
+    let mut rates: Vec<f64> = runs.iter().filter_map(|r| r["nodes_per_second"].as_f64()).collect();
+    rates.sort_by(f64::total_cmp);
+    let record = json!({
+        "benchmark": "dfs-speed",
+        "command": format!("edgematch bench dfs-speed --seconds {seconds}"),
+        "threads": 1,
+        "provenance": provenance,
+        "interrupted": interrupt::raised(),
+        "median_nodes_per_second": rates.get(rates.len().saturating_sub(1) / 2),
+        "target_nodes_per_second": 30_000_000,
+        "runs": runs,
+    });
+    Ok(serde_json::to_string_pretty(&record).expect("JSON values serialize") + "\n")
+}
