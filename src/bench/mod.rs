@@ -15,7 +15,19 @@ pub use dfs_speed::dfs_speed;
 pub use spine::{SpineConfig, spine};
 
 /// Where a measurement was taken: commit, OR-Tools version, cores.
+///
+/// The commit is `git rev-parse HEAD` of the working directory, unless
+/// `EDGEMATCH_COMMIT` is set: a long bench run from a copied binary sets it to
+/// the commit the binary was built from, since HEAD may move meanwhile.
 pub fn provenance() -> Value {
+    if let Ok(commit) = std::env::var("EDGEMATCH_COMMIT") {
+        return json!({
+            "commit": commit,
+            "dirty": false,
+            "ortools": cpsat::ORTOOLS_VERSION,
+            "cores": std::thread::available_parallelism().map_or(1, |n| n.get()),
+        });
+    }
     let git = |args: &[&str]| {
         Command::new("git")
             .args(args)
