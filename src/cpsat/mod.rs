@@ -46,6 +46,8 @@ impl Options {
             num_workers: (self.workers > 0).then_some(self.workers as i32),
             random_seed: Some(self.seed),
             log_search_progress: Some(self.log),
+            // Ctrl-C is ours: the process handler stops the solve through the bridge.
+            catch_sigint_signal: Some(false),
             ..Default::default()
         }
     }
