@@ -39,11 +39,22 @@ pub struct Options {
     pub count_cap: u64,
     /// Complete mode: keep every solution found (see [`enumerate`]).
     pub collect: bool,
+    /// Stop after about this many placements (checked every 4096), for
+    /// reproducible measurements.
+    pub node_limit: Option<u64>,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { time_limit: None, restart_nodes: 100_000, seed: 1, complete: false, count_cap: 1, collect: false }
+        Options {
+            time_limit: None,
+            restart_nodes: 100_000,
+            seed: 1,
+            complete: false,
+            count_cap: 1,
+            collect: false,
+            node_limit: None,
+        }
     }
 }
 
@@ -120,9 +131,9 @@ impl Tables {
 struct Slot {
     cell: usize,
     class: usize,
-    /// Cell to the north, or `usize::MAX` on the rim.
+    /// Cell to the north, or the grey sentinel past the last cell on the rim.
     north: usize,
-    /// Cell to the west, or `usize::MAX` on the rim.
+    /// Cell to the west, or the grey sentinel on the rim.
     west: usize,
     /// Colour a clue to the east wants, or `u8::MAX`.
     east_wanted: Colour,
@@ -166,15 +177,19 @@ struct Search<'a> {
     options: &'a Options,
     tables: Tables,
     slots: Vec<Slot>,
-    /// East and south colours shown by each placed cell.
+    /// East and south colours shown by each placed cell; one more entry, the
+    /// sentinel, shows grey for the rim.
     east: Vec<Colour>,
     south: Vec<Colour>,
     used: Vec<bool>,
     /// Piece and rotation of each cell, `NO_PIECE` when empty.
     piece: Vec<u16>,
     rotation: Vec<u8>,
-    /// Per depth: the (shuffled) candidates and how far they were tried.
-    order: Vec<Vec<Candidate>>,
+    /// Per depth, at `depth * stride`: the (shuffled) candidates of that slot,
+    /// how many there are and how far they were tried.
+    order: Vec<Candidate>,
+    stride: usize,
+    len: Vec<usize>,
     next: Vec<usize>,
     rng: Rng,
     stats: Stats,
@@ -198,8 +213,8 @@ impl<'a> Search<'a> {
                 Slot {
                     cell,
                     class,
-                    north: grid.neighbour(cell, Side::N).unwrap_or(usize::MAX),
-                    west: grid.neighbour(cell, Side::W).unwrap_or(usize::MAX),
+                    north: grid.neighbour(cell, Side::N).unwrap_or(cells),
+                    west: grid.neighbour(cell, Side::W).unwrap_or(cells),
                     east_wanted: grid.neighbour(cell, Side::E).map_or(NONE, |e| shown(e, Side::W)),
                     south_wanted: grid.neighbour(cell, Side::S).map_or(NONE, |s| shown(s, Side::N)),
                 }
@@ -213,12 +228,14 @@ impl<'a> Search<'a> {
             options,
             tables,
             slots,
-            east: vec![GREY; cells],
-            south: vec![GREY; cells],
+            east: vec![GREY; cells + 1],
+            south: vec![GREY; cells + 1],
             used: vec![false; instance.pieces.len()],
             piece: vec![NO_PIECE; cells],
             rotation: vec![0; cells],
-            order: vec![Vec::with_capacity(longest as usize); depth],
+            order: vec![Candidate { piece: 0, rotation: 0, east: 0, south: 0 }; depth * longest as usize],
+            stride: longest as usize,
+            len: vec![0; depth],
             next: vec![0; depth],
             rng: Rng::new(options.seed),
             stats: Stats::default(),
@@ -237,48 +254,50 @@ impl<'a> Search<'a> {
         search
     }
 
-    /// Fills `order[depth]` with the candidates of slot `depth` (shuffled unless complete).
+    /// Fills the order buffer of slot `depth` with the candidates that fit now
+    /// (shuffled unless complete). What fits cannot change while the slot is
+    /// open: shallower slots stay put and deeper ones are undone before the
+    /// next candidate is tried.
     #[inline]
     fn open(&mut self, depth: usize) {
-        let slot = self.slots[depth];
-        let north = if slot.north == usize::MAX { GREY } else { self.south[slot.north] };
-        let west = if slot.west == usize::MAX { GREY } else { self.east[slot.west] };
-        let (lo, hi) = self.tables.list(slot.class, north, west);
-        let order = &mut self.order[depth];
-        order.clear();
-        order.extend_from_slice(&self.tables.candidates[lo as usize..hi as usize]);
-        if !self.options.complete {
-            self.rng.shuffle(order);
+        let slot = &self.slots[depth];
+        let (lo, hi) = self.tables.list(slot.class, self.south[slot.north], self.east[slot.west]);
+        let (east_wanted, south_wanted) = (slot.east_wanted, slot.south_wanted);
+        let base = depth * self.stride;
+        let mut n = 0;
+        for &c in &self.tables.candidates[lo as usize..hi as usize] {
+            if !self.used[usize::from(c.piece)]
+                && (east_wanted == NONE || c.east == east_wanted)
+                && (south_wanted == NONE || c.south == south_wanted)
+            {
+                self.order[base + n] = c;
+                n += 1;
+            }
         }
+        if !self.options.complete {
+            self.rng.shuffle_small(&mut self.order[base..base + n]);
+        }
+        self.len[depth] = n;
         self.next[depth] = 0;
     }
 
-    /// Tries the next candidates of slot `depth`; places the first that fits.
+    /// Places the next candidate of slot `depth`, if any is left.
     #[inline]
     fn advance(&mut self, depth: usize) -> bool {
-        let slot = self.slots[depth];
-        let order = &self.order[depth];
-        let mut i = self.next[depth];
-        while i < order.len() {
-            let c = order[i];
-            i += 1;
-            if self.used[c.piece as usize]
-                || (slot.east_wanted != NONE && c.east != slot.east_wanted)
-                || (slot.south_wanted != NONE && c.south != slot.south_wanted)
-            {
-                continue;
-            }
-            self.next[depth] = i;
-            self.used[c.piece as usize] = true;
-            self.east[slot.cell] = c.east;
-            self.south[slot.cell] = c.south;
-            self.piece[slot.cell] = c.piece;
-            self.rotation[slot.cell] = c.rotation;
-            self.stats.nodes += 1;
-            return true;
+        let i = self.next[depth];
+        if i == self.len[depth] {
+            return false;
         }
-        self.next[depth] = i;
-        false
+        self.next[depth] = i + 1;
+        let c = self.order[depth * self.stride + i];
+        let cell = self.slots[depth].cell;
+        self.used[usize::from(c.piece)] = true;
+        self.east[cell] = c.east;
+        self.south[cell] = c.south;
+        self.piece[cell] = c.piece;
+        self.rotation[cell] = c.rotation;
+        self.stats.nodes += 1;
+        true
     }
 
     fn remove(&mut self, depth: usize) {
@@ -306,7 +325,9 @@ impl<'a> Search<'a> {
     }
 
     fn out_of_time(&self, start: Instant) -> bool {
-        interrupt::raised() || self.options.time_limit.is_some_and(|limit| start.elapsed().as_secs_f64() >= limit)
+        interrupt::raised()
+            || self.options.time_limit.is_some_and(|limit| start.elapsed().as_secs_f64() >= limit)
+            || self.options.node_limit.is_some_and(|limit| self.stats.nodes >= limit)
     }
 
     /// True if the clues alone break a rule: a clue showing a wrong colour on

@@ -104,6 +104,9 @@ struct SolveArgs {
     /// DFS: placements between restarts.
     #[arg(long, default_value_t = 100_000)]
     restart_nodes: u64,
+    /// DFS: stop after about this many placements (for reproducible measurements).
+    #[arg(long)]
+    node_limit: Option<u64>,
     /// DFS: exhaustive search without restarts (proves unsolvable, or finds a solution).
     #[arg(long)]
     complete: bool,
@@ -424,6 +427,7 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
                 complete: args.complete || args.count.is_some(),
                 count_cap: args.count.unwrap_or(1),
                 collect: false,
+                node_limit: args.node_limit,
             };
             let mode = if options.complete {
                 "complete".to_owned()
