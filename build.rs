@@ -18,6 +18,7 @@ use std::process::Command;
 
 const ORTOOLS_VERSION: &str = "9.15.6755";
 const LIB_FILE: &str = "libortools.so.9";
+const HIGHS_FILE: &str = "libhighs.so.1";
 const LIB_DIR_VAR: &str = "EDGEMATCH_ORTOOLS_LIB_DIR";
 const PYTHON_VAR: &str = "EDGEMATCH_PYTHON";
 
@@ -37,6 +38,8 @@ fn run() -> Result<(), String> {
 
     println!("cargo:rustc-link-search=native={}", lib_dir.display());
     println!("cargo:rustc-link-lib=dylib:+verbatim={LIB_FILE}");
+    // HiGHS, for the MIP arm, from the same wheel folder.
+    println!("cargo:rustc-link-lib=dylib:+verbatim={HIGHS_FILE}");
     // The rpath lets every binary, test and example run without LD_LIBRARY_PATH.
     println!("cargo:rustc-link-arg=-Wl,-rpath,{}", lib_dir.display());
     println!("cargo:rustc-env=EDGEMATCH_ORTOOLS_VERSION={ORTOOLS_VERSION}");
@@ -57,11 +60,20 @@ fn compile_protos(manifest_dir: &Path) -> Result<(), String> {
 }
 
 fn compile_bridge() {
-    println!("cargo:rerun-if-changed=src/cpsat/bridge.rs");
-    println!("cargo:rerun-if-changed=src/cpsat/bridge.cc");
-    println!("cargo:rerun-if-changed=include/bridge.h");
-    cxx_build::bridge("src/cpsat/bridge.rs")
+    let inputs = [
+        "src/cpsat/bridge.rs",
+        "src/cpsat/bridge.cc",
+        "include/bridge.h",
+        "src/mip/bridge.rs",
+        "src/mip/bridge.cc",
+        "include/highs_bridge.h",
+    ];
+    for input in inputs {
+        println!("cargo:rerun-if-changed={input}");
+    }
+    cxx_build::bridges(["src/cpsat/bridge.rs", "src/mip/bridge.rs"])
         .file("src/cpsat/bridge.cc")
+        .file("src/mip/bridge.cc")
         .include(".")
         .std("c++17")
         .flag_if_supported("-Wall")

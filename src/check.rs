@@ -167,6 +167,21 @@ impl Report {
     }
 }
 
+impl Report {
+    /// The verdict line and at most `limit` violations, then how many were left out.
+    pub fn summary(&self, limit: usize) -> String {
+        let full = self.to_string();
+        let mut lines = full.lines();
+        let mut out: Vec<&str> = lines.by_ref().take(limit + 1).collect();
+        let rest = lines.count();
+        let more = format!("  ... and {rest} more");
+        if rest > 0 {
+            out.push(&more);
+        }
+        out.join("\n") + "\n"
+    }
+}
+
 impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(

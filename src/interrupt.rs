@@ -1,12 +1,13 @@
-//! Ctrl-C: one process-wide flag, and the CP-SAT solves to stop when it is raised.
+//! Ctrl-C: one process-wide flag, and the running solves to stop when it is raised.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock};
 
-use crate::cpsat::Stopper;
+/// Stops one running solve.
+type StopFn = Box<dyn Fn() + Send>;
 
 static RAISED: AtomicBool = AtomicBool::new(false);
-static STOPPERS: Mutex<Vec<Stopper>> = Mutex::new(Vec::new());
+static STOPPERS: Mutex<Vec<StopFn>> = Mutex::new(Vec::new());
 static INSTALLED: OnceLock<Result<(), String>> = OnceLock::new();
 
 /// Installs the Ctrl-C handler (once per process; later calls are no-ops).
@@ -16,7 +17,7 @@ pub fn install() -> Result<(), String> {
             ctrlc::set_handler(|| {
                 RAISED.store(true, Ordering::SeqCst);
                 if let Ok(stoppers) = STOPPERS.lock() {
-                    stoppers.iter().for_each(Stopper::stop);
+                    stoppers.iter().for_each(|stop| stop());
                 }
             })
             .map_err(|e| format!("cannot install the Ctrl-C handler: {e}"))
@@ -29,14 +30,14 @@ pub fn raised() -> bool {
     RAISED.load(Ordering::SeqCst)
 }
 
-/// Registers a solve to stop on Ctrl-C; stops it at once if Ctrl-C came first.
-/// Keep the guard alive for the duration of the solve.
-pub fn watch(stopper: Stopper) -> Guard {
+/// Registers how to stop a solve on Ctrl-C; stops it at once if Ctrl-C came
+/// first. Keep the guard alive for the duration of the solve.
+pub fn watch(stop: impl Fn() + Send + 'static) -> Guard {
     let mut stoppers = STOPPERS.lock().unwrap_or_else(|e| e.into_inner());
     if raised() {
-        stopper.stop();
+        stop();
     }
-    stoppers.push(stopper);
+    stoppers.push(Box::new(stop));
     Guard(())
 }
 

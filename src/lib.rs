@@ -3,7 +3,7 @@
 //! an independent checker for every answer.
 //!
 //! The flow is one-directional: files ([`formats`]) → [`puzzle::Instance`] →
-//! a solver ([`cpsat`], [`dfs`]) → [`puzzle::Board`] → [`check`] → report.
+//! a solver ([`cpsat`], [`dfs`], [`mip`]) → [`puzzle::Board`] → [`check`] → report.
 
 pub mod bench;
 pub mod check;
@@ -13,6 +13,7 @@ pub mod error;
 pub mod formats;
 pub mod generate;
 pub mod interrupt;
+pub mod mip;
 pub mod output;
 pub mod puzzle;
 pub mod rng;

@@ -22,7 +22,7 @@ use edgematch::formats::{board_json, instance_json};
 use edgematch::generate::{self, PlantedSpec};
 use edgematch::puzzle::{Board, Grid, MAX_SIDE};
 use edgematch::solver::{self, Status};
-use edgematch::{bench, dfs, interrupt, output};
+use edgematch::{bench, dfs, interrupt, mip, output};
 use prost::Message as _;
 
 /// Edge-matching puzzles (Eternity II and its kind): generate, solve with CP-SAT, verify.
@@ -87,7 +87,7 @@ struct SolveArgs {
     /// CP-SAT workers (default: the number of cores).
     #[arg(long)]
     workers: Option<u32>,
-    /// Which solver: `cpsat` or the native `dfs` baseline.
+    /// Which solver: `cpsat`, the native `dfs` baseline, or the placement `mip` (HiGHS).
     #[arg(long, value_enum, default_value_t = SolverArg::Cpsat)]
     solver: SolverArg,
     /// Random seed (CP-SAT's `random_seed`; the DFS shuffling stream).
@@ -126,6 +126,7 @@ struct SolveArgs {
 enum SolverArg {
     Cpsat,
     Dfs,
+    Mip,
 }
 
 /// The formulations, as named on the command line.
@@ -209,6 +210,9 @@ struct CliffArgs {
     /// CP-SAT limit for one size, as SIZE:SECONDS (e.g. 14:120); repeatable.
     #[arg(long, value_parser = parse_size_seconds)]
     cpsat_limit_at: Vec<(usize, f64)>,
+    /// MIP (HiGHS) limit in seconds.
+    #[arg(long, default_value_t = 300.0)]
+    mip_limit: f64,
     /// CP-SAT workers (default: the number of cores).
     #[arg(long)]
     workers: Option<u32>,
@@ -244,6 +248,7 @@ struct ReportArgs {
 enum ArmArg {
     Dfs,
     Cpsat,
+    Mip,
 }
 
 /// A list of numbers given as one argument.
@@ -416,7 +421,10 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
                 options.workers
             );
             let env = SolveEnv::new()?;
-            let _guard = interrupt::watch(env.stopper());
+            let _guard = interrupt::watch({
+                let stopper = env.stopper();
+                move || stopper.stop()
+            });
             cpsat::solve(instance, &options, &env)?
         }
         SolverArg::Dfs => {
@@ -437,6 +445,20 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
             println!("solver: dfs ({mode}, seed {}, 1 thread)", options.seed);
             dfs::solve(instance, &options).0
         }
+        SolverArg::Mip => {
+            let options = mip::Options {
+                time_limit: args.time_limit,
+                seed: i32::try_from(args.seed).context("--seed must be at most 2147483647 for HiGHS")?,
+                log: args.log,
+            };
+            println!("solver: mip (placement binaries, HiGHS branch and bound)");
+            let env = mip::MipEnv::new();
+            let _guard = interrupt::watch({
+                let env = env.clone();
+                move || env.stop()
+            });
+            mip::solve(instance, &options, &env)?
+        }
     };
     let status =
         if interrupt::raised() && outcome.status != Status::Solved { Status::Interrupted } else { outcome.status };
@@ -454,9 +476,9 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
         }
     };
     if let (Some(report), Some(board)) = (&verified.report, &outcome.board) {
-        print!("checker: {report}");
+        print!("checker: {}", report.summary(20));
         if !verified.solved {
-            println!("best partial board: score {}/{}", report.score, report.max_score);
+            println!("best board found: score {}/{} (verified)", report.score, report.max_score);
         }
         print_board(board);
         if let Some(path) = &args.out {
@@ -512,7 +534,8 @@ fn bench_spine(args: SpineArgs) -> Result<ExitCode> {
 }
 
 fn bench_cliff(args: CliffArgs) -> Result<ExitCode> {
-    for &b in args.dfs_budgets.iter().chain([&args.cpsat_limit]).chain(args.cpsat_limit_at.iter().map(|x| &x.1)) {
+    let limits = [&args.cpsat_limit, &args.mip_limit];
+    for &b in args.dfs_budgets.iter().chain(limits).chain(args.cpsat_limit_at.iter().map(|x| &x.1)) {
         if !(b.is_finite() && b > 0.0) {
             bail!("budgets and limits must be positive seconds, found {b}");
         }
@@ -531,6 +554,7 @@ fn bench_cliff(args: CliffArgs) -> Result<ExitCode> {
             .map(|a| match a {
                 ArmArg::Dfs => cliff::Arm::Dfs,
                 ArmArg::Cpsat => cliff::Arm::Cpsat,
+                ArmArg::Mip => cliff::Arm::Mip,
             })
             .collect(),
         dfs_budgets: args.dfs_budgets,
@@ -538,6 +562,7 @@ fn bench_cliff(args: CliffArgs) -> Result<ExitCode> {
         restart_nodes: args.restart_nodes.max(1),
         cpsat_limit: args.cpsat_limit,
         cpsat_limit_at: args.cpsat_limit_at,
+        mip_limit: args.mip_limit,
         workers: args.workers.unwrap_or_else(cores),
         formulation: args.model.into(),
         models_dir: args.models_dir,

@@ -211,6 +211,27 @@ pub struct Instance {
 }
 
 impl Instance {
+    /// The placements a cell may hold in a solution, by what the rim alone
+    /// allows: the clue's if the cell has one, else every (piece, rotation)
+    /// that shows grey exactly on the cell's rim sides. Ordered by piece, then
+    /// rotation.
+    pub fn rim_fits(&self, cell: usize) -> Vec<Placement> {
+        if let Some(clue) = self.clues.iter().find(|c| c.cell == cell) {
+            return vec![clue.placement];
+        }
+        let rim: [bool; 4] = Side::ALL.map(|s| self.grid.is_rim_side(cell, s));
+        let mut fits = Vec::new();
+        for (piece, p) in self.pieces.iter().enumerate() {
+            for rotation in Rotation::ALL {
+                let shown = p.rotated(rotation);
+                if (0..4).all(|s| (shown[s] == GREY) == rim[s]) {
+                    fits.push(Placement { piece, rotation });
+                }
+            }
+        }
+        fits
+    }
+
     /// The largest colour number used by any piece.
     pub fn max_colour(&self) -> Colour {
         self.pieces.iter().flat_map(|p| p.0).max().unwrap_or(GREY)

@@ -111,3 +111,27 @@ fn an_edited_piece_makes_both_infeasible() {
         assert_eq!(outcome.status, edgematch::solver::Status::Infeasible);
     }
 }
+
+/// The placement MIP (HiGHS) agrees on small boards: it finds a full board the
+/// checker accepts, and proves the edited board has none.
+#[test]
+fn the_mip_agrees_on_small_boards() {
+    use edgematch::mip;
+    let env = mip::MipEnv::new();
+    let options = mip::Options { time_limit: Some(60.0), ..mip::Options::default() };
+    for (n, seed) in [(4, 1), (5, 2)] {
+        let spec =
+            PlantedSpec { grid: Grid { width: n, height: n }, frame_colours: 2, interior_colours: 4, clues: 5, seed };
+        let p = planted(&spec).unwrap();
+        let outcome = mip::solve(&p.instance, &options, &env).unwrap();
+        assert_eq!(outcome.status, edgematch::solver::Status::Solved);
+        assert!(check(&p.instance, outcome.board.as_ref().unwrap()).is_solution());
+    }
+    let spec =
+        PlantedSpec { grid: Grid { width: 5, height: 5 }, frame_colours: 2, interior_colours: 4, clues: 5, seed: 7 };
+    let mut instance = planted(&spec).unwrap().instance;
+    let inner = instance.pieces.iter().position(|p| p.grey_sides() == 0).unwrap();
+    instance.pieces[inner].0[0] = 99;
+    let outcome = mip::solve(&instance, &options, &env).unwrap();
+    assert_eq!(outcome.status, edgematch::solver::Status::Infeasible);
+}

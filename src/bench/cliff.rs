@@ -21,7 +21,7 @@ use crate::formats::instance_json;
 use crate::generate::{PlantedSpec, planted};
 use crate::puzzle::{Grid, Instance};
 use crate::solver::Outcome;
-use crate::{dfs, interrupt, solver};
+use crate::{dfs, interrupt, mip, solver};
 
 /// Which solver a run used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -30,6 +30,8 @@ pub enum Arm {
     Dfs,
     /// CP-SAT.
     Cpsat,
+    /// The placement MIP, by HiGHS.
+    Mip,
 }
 
 impl Arm {
@@ -38,6 +40,7 @@ impl Arm {
         match self {
             Arm::Dfs => "dfs",
             Arm::Cpsat => "cpsat",
+            Arm::Mip => "mip",
         }
     }
 }
@@ -89,6 +92,8 @@ pub struct CliffConfig {
     pub cpsat_limit: f64,
     /// Per-size CP-SAT limits.
     pub cpsat_limit_at: Vec<(usize, f64)>,
+    /// MIP limit in seconds.
+    pub mip_limit: f64,
     /// CP-SAT workers.
     pub workers: u32,
     /// CP-SAT formulation.
@@ -158,6 +163,7 @@ pub fn jobs(config: &CliffConfig) -> Vec<Job> {
                         Arm::Cpsat => vec![
                             config.cpsat_limit_at.iter().find(|(s, _)| *s == size).map_or(config.cpsat_limit, |x| x.1),
                         ],
+                        Arm::Mip => vec![config.mip_limit],
                     };
                     jobs.extend(budgets.into_iter().map(|budget| Job { arm, size, colours, seed, budget }));
                 }
@@ -256,8 +262,20 @@ pub fn run(config: &CliffConfig, provenance: &Value) -> Result<usize, Error> {
                     ..cpsat::Options::default()
                 };
                 let env = SolveEnv::new()?;
-                let _guard = interrupt::watch(env.stopper());
+                let _guard = interrupt::watch({
+                    let stopper = env.stopper();
+                    move || stopper.stop()
+                });
                 (cpsat::solve(&instance, &options, &env)?, None, None, env_workers)
+            }
+            Arm::Mip => {
+                let options = mip::Options { time_limit: Some(job.budget), ..mip::Options::default() };
+                let env = mip::MipEnv::new();
+                let _guard = interrupt::watch({
+                    let env = env.clone();
+                    move || env.stop()
+                });
+                (mip::solve(&instance, &options, &env)?, None, None, 1)
             }
         };
         if interrupt::raised() {
@@ -329,6 +347,7 @@ mod tests {
             restart_nodes: 100_000,
             cpsat_limit: 300.0,
             cpsat_limit_at: vec![(16, 120.0)],
+            mip_limit: 300.0,
             workers: 2,
             formulation: Formulation::Table,
             models_dir: PathBuf::from("models"),

@@ -38,7 +38,10 @@ pub fn spine(config: &SpineConfig) -> Result<String, Error> {
         let file = instance_json::read(path)?;
         eprintln!("bench: solving {} with the {} model ...", path.display(), formulation.name());
         let env = SolveEnv::new()?;
-        let guard = interrupt::watch(env.stopper());
+        let guard = interrupt::watch({
+            let stopper = env.stopper();
+            move || stopper.stop()
+        });
         let options = cpsat::Options { formulation, ..config.options.clone() };
         let outcome = cpsat::solve(&file.instance, &options, &env)?;
         drop(guard);

@@ -30,7 +30,7 @@ use super::proto::{
     AllDifferentConstraintProto, ConstraintProto, CpModelProto, ElementConstraintProto, IntegerVariableProto,
     LinearConstraintProto, LinearExpressionProto, TableConstraintProto, constraint_proto::Constraint,
 };
-use crate::puzzle::{GREY, Instance, Rotation, Side};
+use crate::puzzle::{Instance, Rotation, Side};
 
 /// Which formulation to build.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -119,21 +119,10 @@ pub fn build(instance: &Instance, formulation: Formulation) -> Model {
     }
 }
 
-/// The (piece, rotation) indices `4·piece + rotation` a cell may take: the
-/// clue if it has one, else every pair that shows grey exactly on its rim sides.
+/// The (piece, rotation) indices `4·piece + rotation` a cell may take
+/// (see [`Instance::rim_fits`]), ascending.
 fn cell_indices(instance: &Instance, cell: usize) -> Vec<i64> {
-    let grid = instance.grid;
-    if let Some(clue) = instance.clues.iter().find(|c| c.cell == cell) {
-        return vec![4 * clue.placement.piece as i64 + i64::from(clue.placement.rotation.turns())];
-    }
-    let rim: [bool; 4] = Side::ALL.map(|s| grid.is_rim_side(cell, s));
-    (0..4 * instance.pieces.len())
-        .filter(|&k| {
-            let shown = instance.pieces[k / 4].rotated(Rotation::ALL[k % 4]);
-            (0..4).all(|s| (shown[s] == GREY) == rim[s])
-        })
-        .map(|k| k as i64)
-        .collect()
+    instance.rim_fits(cell).iter().map(|p| 4 * p.piece as i64 + i64::from(p.rotation.turns())).collect()
 }
 
 /// Declares a cell's piece and rotation variables over the pairs it may take.

@@ -1,0 +1,166 @@
+//! The MIP arm: the generic placement MIP, solved by HiGHS branch and bound.
+//!
+//! Binaries `x[cell, piece, rot]` for every placement the rim allows (see
+//! [`Instance::rim_fits`]; clues leave one), with one row per cell and one per
+//! piece summing to 1. For each inner join and each colour both sides can show,
+//! a join variable `m[join, k]` in [0, 1] with `m ≤ Σ x showing k on one side`
+//! and `m ≤ Σ x showing k on the other`; the objective maximizes `Σ m`, the
+//! matched inner joins. It is the textbook formulation whose LP relaxation is
+//! weak on these puzzles: the gap the cliff bench measures.
+
+pub mod bridge;
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+pub use self::bridge::MipEnv;
+use self::bridge::MipProblem;
+use crate::error::Error;
+use crate::puzzle::{Board, Instance, Placement, Side};
+use crate::solver::{Outcome, Status};
+
+/// How to run the MIP.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Options {
+    /// Wall-clock limit in seconds; `None` runs to optimality.
+    pub time_limit: Option<f64>,
+    /// HiGHS' random seed.
+    pub seed: i32,
+    /// Show HiGHS' log.
+    pub log: bool,
+}
+
+/// The MIP and what its placement columns stand for.
+pub struct Model {
+    /// The problem, column-wise.
+    pub problem: MipProblem,
+    /// (cell, placement) of each placement column; join columns follow.
+    pub placements: Vec<(usize, Placement)>,
+}
+
+/// Builds the placement MIP of `instance`.
+pub fn build(instance: &Instance, options: &Options) -> Model {
+    let grid = instance.grid;
+    let mut placements = Vec::new();
+    // (cell, side, colour) -> placement columns showing that colour there.
+    let mut showing: BTreeMap<(usize, usize, u8), Vec<usize>> = BTreeMap::new();
+    for cell in 0..grid.cells() {
+        for p in instance.rim_fits(cell) {
+            let col = placements.len();
+            for side in Side::ALL {
+                if !grid.is_rim_side(cell, side) {
+                    let colour = instance.pieces[p.piece].side(p.rotation, side);
+                    showing.entry((cell, side.index(), colour)).or_default().push(col);
+                }
+            }
+            placements.push((cell, p));
+        }
+    }
+    let mut columns: Vec<Vec<(i32, f64)>> = vec![Vec::new(); placements.len()];
+    let mut row_lower = Vec::new();
+    let mut row_upper = Vec::new();
+    let mut add_row = |entries: &[(usize, f64)], lower: f64, upper: f64, columns: &mut Vec<Vec<(i32, f64)>>| {
+        let row = row_lower.len() as i32;
+        for &(col, value) in entries {
+            columns[col].push((row, value));
+        }
+        row_lower.push(lower);
+        row_upper.push(upper);
+    };
+    // Each cell holds one placement; each piece is placed once.
+    let mut by_piece = vec![Vec::new(); instance.pieces.len()];
+    let mut by_cell = vec![Vec::new(); grid.cells()];
+    for (col, &(cell, p)) in placements.iter().enumerate() {
+        by_cell[cell].push((col, 1.0));
+        by_piece[p.piece].push((col, 1.0));
+    }
+    for entries in by_cell.iter().chain(&by_piece) {
+        add_row(entries, 1.0, 1.0, &mut columns);
+    }
+    // Join variables: m ≤ Σ x on each side.
+    let mut join_count = 0;
+    for (cell, side) in grid.joins() {
+        let other = grid.neighbour(cell, side).expect("inner join");
+        let colours = showing.range((cell, side.index(), 0)..=(cell, side.index(), u8::MAX));
+        for (&(_, _, colour), here) in colours {
+            let Some(there) = showing.get(&(other, side.opposite().index(), colour)) else { continue };
+            let m = columns.len();
+            columns.push(Vec::new());
+            join_count += 1;
+            for side_cols in [here, there] {
+                let mut entries: Vec<(usize, f64)> = side_cols.iter().map(|&c| (c, -1.0)).collect();
+                entries.push((m, 1.0));
+                add_row(&entries, f64::NEG_INFINITY, 0.0, &mut columns);
+            }
+        }
+    }
+    let n = columns.len();
+    let mut a_start = Vec::with_capacity(n + 1);
+    let mut a_index = Vec::new();
+    let mut a_value = Vec::new();
+    for column in &columns {
+        a_start.push(a_index.len() as i32);
+        for &(row, value) in column {
+            a_index.push(row);
+            a_value.push(value);
+        }
+    }
+    a_start.push(a_index.len() as i32);
+    let placement_cols = placements.len();
+    let problem = MipProblem {
+        col_cost: (0..n).map(|c| if c < placement_cols { 0.0 } else { 1.0 }).collect(),
+        col_lower: vec![0.0; n],
+        col_upper: vec![1.0; n],
+        integrality: (0..n).map(|c| i32::from(c < placement_cols)).collect(),
+        row_lower,
+        row_upper,
+        a_start,
+        a_index,
+        a_value,
+        time_limit: options.time_limit.unwrap_or(0.0),
+        seed: options.seed,
+        log: options.log,
+    };
+    debug_assert_eq!(n, placement_cols + join_count);
+    Model { problem, placements }
+}
+
+/// HiGHS model statuses used here.
+const OPTIMAL: i32 = 7;
+const INFEASIBLE: i32 = 8;
+const INTERRUPTED: i32 = 17;
+
+/// Builds and solves the MIP. The board is HiGHS' incumbent (a full board,
+/// maybe with mismatched joins): check it before trusting it.
+pub fn solve(instance: &Instance, options: &Options, env: &MipEnv) -> Result<Outcome, Error> {
+    let start = Instant::now();
+    let model = build(instance, options);
+    let result = env.solve(&model.problem)?;
+    let seconds = start.elapsed().as_secs_f64();
+    let board = result.has_solution.then(|| {
+        let mut board = Board::empty(instance.grid);
+        for (col, &(cell, p)) in model.placements.iter().enumerate() {
+            if result.col_value[col] > 0.5 {
+                board.cells[cell] = Some(p);
+            }
+        }
+        board
+    });
+    let max = instance.grid.max_score() as f64;
+    let status = match result.model_status {
+        _ if result.has_solution && result.objective > max - 0.5 => Status::Solved,
+        // Proved optimal below the maximum, or no assignment at all: no solution exists.
+        OPTIMAL | INFEASIBLE => Status::Infeasible,
+        INTERRUPTED => Status::Interrupted,
+        _ => Status::Unknown,
+    };
+    let statistics = vec![
+        ("columns", model.problem.col_cost.len().to_string()),
+        ("rows", model.problem.row_lower.len().to_string()),
+        ("nonzeros", model.problem.a_index.len().to_string()),
+        ("highs_model_status", result.model_status.to_string()),
+        ("objective", if result.has_solution { format!("{}", result.objective) } else { "none".to_owned() }),
+        ("dual_bound", format!("{:.2}", result.dual_bound)),
+    ];
+    Ok(Outcome { status, board, seconds, statistics })
+}
