@@ -163,6 +163,18 @@ enum BenchCommand {
     Report(ReportArgs),
     /// DFS placements per second on one thread.
     DfsSpeed(DfsSpeedArgs),
+    /// Time to build and serialize the CP-SAT model in each formulation.
+    ModelBuild(ModelBuildArgs),
+}
+
+#[derive(Args)]
+struct ModelBuildArgs {
+    /// Instance whose model is built.
+    #[arg(default_value = "models/planted-16x16-f5i17-s1.json")]
+    instance: PathBuf,
+    /// The JSON record to write.
+    #[arg(long, default_value = "results/model-build.json")]
+    out: PathBuf,
 }
 
 #[derive(Args)]
@@ -340,6 +352,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Bench(BenchCommand::Cliff(args)) => bench_cliff(args),
         Command::Bench(BenchCommand::Report(args)) => bench_report(args),
         Command::Bench(BenchCommand::DfsSpeed(args)) => bench_dfs_speed(args),
+        Command::Bench(BenchCommand::ModelBuild(args)) => bench_model_build(args),
     }
 }
 
@@ -606,6 +619,20 @@ fn bench_dfs_speed(args: DfsSpeedArgs) -> Result<ExitCode> {
     let instances: Vec<PathBuf> = args.instances.iter().map(PathBuf::from).collect();
     let record = bench::dfs_speed(&instances, args.seconds, bench::provenance())?;
     output::write_atomic(&args.out, record.as_bytes())?;
+    eprintln!("wrote {}", args.out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn bench_model_build(args: ModelBuildArgs) -> Result<ExitCode> {
+    let builds = bench::spine::model_build(&args.instance, &[Formulation::Element, Formulation::Table])?;
+    let record = serde_json::json!({
+        "benchmark": "model-build",
+        "command": format!("edgematch bench model-build {}", args.instance.display()),
+        "provenance": bench::provenance(),
+        "builds": builds,
+    });
+    let text = serde_json::to_string_pretty(&record).expect("JSON values serialize") + "\n";
+    output::write_atomic(&args.out, text.as_bytes())?;
     eprintln!("wrote {}", args.out.display());
     Ok(ExitCode::SUCCESS)
 }

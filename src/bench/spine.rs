@@ -1,10 +1,10 @@
 //! `bench spine`: CP-SAT on the planted 12×12 boards, and the time to build and serialize a model.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use prost::Message as _;
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::{provenance, round3};
 
@@ -66,9 +66,24 @@ pub fn spine(config: &SpineConfig) -> Result<String, Error> {
         }));
     }
 
-    let file = instance_json::read(&config.model_instance)?;
+    let builds = model_build(&config.model_instance, &config.formulations)?;
+    let record = json!({
+        "benchmark": "spine",
+        "command": "edgematch bench spine",
+        "provenance": provenance(),
+        "interrupted": interrupt::raised(),
+        "cpsat_runs": runs,
+        "model_build": builds,
+    });
+    Ok(serde_json::to_string_pretty(&record).expect("JSON values serialize") + "\n")
+}
+
+/// Times building and serializing the model of `instance` in each formulation
+/// (median of 21), with the serialized size.
+pub fn model_build(instance: &Path, formulations: &[Formulation]) -> Result<Vec<Value>, Error> {
+    let file = instance_json::read(instance)?;
     let mut builds = Vec::new();
-    for &formulation in &config.formulations {
+    for &formulation in formulations {
         let mut millis = Vec::new();
         let mut bytes = 0;
         for _ in 0..21 {
@@ -81,7 +96,7 @@ pub fn spine(config: &SpineConfig) -> Result<String, Error> {
         millis.sort_by(f64::total_cmp);
         builds.push(json!({
             "model": formulation.name(),
-            "instance": config.model_instance.display().to_string(),
+            "instance": instance.display().to_string(),
             "repetitions": millis.len(),
             "median_ms": round3(millis[millis.len() / 2]),
             "min_ms": round3(millis[0]),
@@ -90,13 +105,5 @@ pub fn spine(config: &SpineConfig) -> Result<String, Error> {
             "target_ms": 50,
         }));
     }
-    let record = json!({
-        "benchmark": "spine",
-        "command": "edgematch bench spine",
-        "provenance": provenance(),
-        "interrupted": interrupt::raised(),
-        "cpsat_runs": runs,
-        "model_build": builds,
-    });
-    Ok(serde_json::to_string_pretty(&record).expect("JSON values serialize") + "\n")
+    Ok(builds)
 }
