@@ -18,7 +18,7 @@ use edgematch::bench::{cliff, report};
 use edgematch::check::{self, Report};
 use edgematch::cpsat::model::Formulation;
 use edgematch::cpsat::{self, SolveEnv};
-use edgematch::formats::{board_json, instance_json};
+use edgematch::formats::{board_json, board_text, brendan, bucas, instance_json, load, piece_list};
 use edgematch::generate::{self, PlantedSpec};
 use edgematch::puzzle::{Board, Grid, MAX_SIDE};
 use edgematch::solver::{self, Status};
@@ -41,6 +41,8 @@ enum Command {
     Solve(SolveArgs),
     /// Check a board against an instance.
     Verify(VerifyArgs),
+    /// Convert an instance, or a board (with --instance), to another format.
+    Convert(ConvertArgs),
     /// Run a benchmark and write its record under results/.
     #[command(subcommand)]
     Bench(BenchCommand),
@@ -147,10 +149,66 @@ impl From<ModelArg> for Formulation {
 
 #[derive(Args)]
 struct VerifyArgs {
-    /// The instance JSON file.
+    /// The instance: instance JSON, or a piece list (see --columns).
     instance: PathBuf,
-    /// The board JSON file.
+    /// The board: board JSON, a bucas link (`.url` or text), a decoded board
+    /// (`A1 y x piece rot N E S W` lines) or a Brendan solution (`x y rot` lines).
     board: PathBuf,
+    #[command(flatten)]
+    source: InstanceSourceArgs,
+    /// Print the report as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct ConvertArgs {
+    /// The instance to convert, or with --instance the board to convert.
+    input: PathBuf,
+    /// The instance the board belongs to (makes INPUT a board).
+    #[arg(long)]
+    instance: Option<PathBuf>,
+    /// Output format: for an instance `json` or `pieces`; for a board `json`,
+    /// `bucas`, `text` (decoded lines) or `brendan`.
+    #[arg(long)]
+    to: String,
+    /// Output file (default: standard output).
+    #[arg(short, long)]
+    out: Option<PathBuf>,
+    #[command(flatten)]
+    source: InstanceSourceArgs,
+}
+
+/// How to read an instance given as a piece list.
+#[derive(Args)]
+struct InstanceSourceArgs {
+    /// Column order of a piece list: four of n/e/s/w (u/r/d/l, t/b), e.g. nesw or
+    /// bltr (the official list). Default: from the file's header, else nesw.
+    #[arg(long)]
+    columns: Option<piece_list::Columns>,
+    /// Board width of a piece list that has no `W H` line.
+    #[arg(long, requires = "height")]
+    width: Option<usize>,
+    /// Board height of a piece list that has no `W H` line.
+    #[arg(long, requires = "width")]
+    height: Option<usize>,
+    /// A clue list (`name piece cell y x rot rot_nesw N E S W` lines) to use as the clues.
+    #[arg(long)]
+    clues: Option<PathBuf>,
+}
+
+impl InstanceSourceArgs {
+    fn load(&self, path: &Path) -> Result<load::Loaded> {
+        let size = match (self.width, self.height) {
+            (Some(width), Some(height)) if (1..=MAX_SIDE).contains(&width) && (1..=MAX_SIDE).contains(&height) => {
+                Some(Grid { width, height })
+            }
+            (Some(w), Some(h)) => bail!("--width {w} --height {h}: each must be in 1..={MAX_SIDE}"),
+            _ => None,
+        };
+        let options = load::InstanceOptions { columns: self.columns, size, clues: self.clues.as_deref() };
+        Ok(load::instance(path, &options)?)
+    }
 }
 
 #[derive(Subcommand)]
@@ -348,6 +406,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Generate(args) => generate(args),
         Command::Solve(args) => solve(args),
         Command::Verify(args) => verify(args),
+        Command::Convert(args) => convert(args),
         Command::Bench(BenchCommand::Spine(args)) => bench_spine(args),
         Command::Bench(BenchCommand::Cliff(args)) => bench_cliff(args),
         Command::Bench(BenchCommand::Report(args)) => bench_report(args),
@@ -521,11 +580,117 @@ fn print_board(board: &Board) {
 }
 
 fn verify(args: VerifyArgs) -> Result<ExitCode> {
-    let file = instance_json::read(&args.instance)?;
-    let board = board_json::read(&args.board)?;
-    let report: Report = check::check(&file.instance, &board);
-    print!("{report}");
+    let loaded = args.source.load(&args.instance)?;
+    let instance = &loaded.instance;
+    let board = load::board(&args.board, instance)?;
+    let report: Report = check::check(instance, &board);
+    let broken: Vec<usize> = report
+        .violations
+        .iter()
+        .filter_map(|v| match v {
+            check::Violation::ClueBroken { cell, .. } => Some(*cell),
+            _ => None,
+        })
+        .collect();
+    let clues: Vec<(String, usize, bool)> = instance
+        .clues
+        .iter()
+        .zip(&loaded.clue_names)
+        .map(|(c, name)| (name.clone(), c.cell, !broken.contains(&c.cell)))
+        .collect();
+    if args.json {
+        let json = serde_json::json!({
+            "instance": args.instance.display().to_string(),
+            "board": args.board.display().to_string(),
+            "width": instance.grid.width,
+            "height": instance.grid.height,
+            "verdict": report.verdict(),
+            "solution": report.is_solution(),
+            "score": report.score,
+            "max_score": report.max_score,
+            "placed": report.placed,
+            "cells": report.cells,
+            "empty_cells": report.cells - report.placed,
+            "clues": clues.iter().map(|(name, cell, ok)| {
+                let (row, col) = instance.grid.row_col(*cell);
+                serde_json::json!({"name": name, "row": row, "col": col, "honoured": ok})
+            }).collect::<Vec<_>>(),
+            "violations": report.violations.iter().map(|v| serde_json::json!({
+                "kind": v.kind(),
+                "message": report.describe(v),
+            })).collect::<Vec<_>>(),
+        });
+        println!("{}", serde_json::to_string_pretty(&json).expect("JSON values serialize"));
+    } else {
+        let columns = loaded.columns.map_or(String::new(), |c| format!(", columns {c}"));
+        println!(
+            "instance: {} ({}, {} pieces, {} clues{columns})",
+            args.instance.display(),
+            instance.grid,
+            instance.pieces.len(),
+            instance.clues.len()
+        );
+        println!("board: {}", args.board.display());
+        println!("score: {}/{}", report.score, report.max_score);
+        if report.placed < report.cells {
+            println!("partial board: {} of {} cells empty", report.cells - report.placed, report.cells);
+        }
+        if !clues.is_empty() {
+            let honoured: Vec<&str> = clues.iter().filter(|c| c.2).map(|c| c.0.as_str()).collect();
+            let broken: Vec<&str> = clues.iter().filter(|c| !c.2).map(|c| c.0.as_str()).collect();
+            println!(
+                "clues honoured: {} of {}{}{}",
+                honoured.len(),
+                clues.len(),
+                if honoured.is_empty() { String::new() } else { format!(" ({})", honoured.join(", ")) },
+                if broken.is_empty() { String::new() } else { format!("; not honoured: {}", broken.join(", ")) }
+            );
+        }
+        print!("{report}");
+    }
     Ok(if report.is_solution() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn convert(args: ConvertArgs) -> Result<ExitCode> {
+    let text = match &args.instance {
+        None => {
+            let loaded = args.source.load(&args.input)?;
+            match args.to.as_str() {
+                "json" => instance_json::to_string(&instance_json::InstanceFile {
+                    instance: loaded.instance,
+                    name: Some(loaded.name),
+                    colours: None,
+                }),
+                "pieces" => piece_list::to_string(&loaded.instance),
+                other => bail!("--to {other}: an instance converts to json or pieces"),
+            }
+        }
+        Some(instance_path) => {
+            let loaded = args.source.load(instance_path)?;
+            let board = load::board(&args.input, &loaded.instance)?;
+            match args.to.as_str() {
+                "json" => board_json::to_string(&board),
+                "bucas" => {
+                    if !bucas::can_write(&loaded.instance) {
+                        bail!("--to bucas: the instance uses colours above 22, which bucas links cannot show");
+                    }
+                    let name = load::board_name(&args.input).unwrap_or_else(|| {
+                        args.input.file_stem().map_or_else(|| "board".into(), |s| s.to_string_lossy().into_owned())
+                    });
+                    bucas::to_link(&board, &loaded.instance, &name) + "\n"
+                }
+                "text" => board_text::to_string(&board, &loaded.instance),
+                "brendan" => brendan::to_string(&board)
+                    .context("--to brendan: the format needs a full board with every piece placed once")?,
+                other => bail!("--to {other}: a board converts to json, bucas, text or brendan"),
+            }
+        }
+    };
+    match &args.out {
+        Some(path) => output::write_atomic(path, text.as_bytes())?,
+        None => print!("{text}"),
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn bench_spine(args: SpineArgs) -> Result<ExitCode> {

@@ -2,7 +2,13 @@
 //! writers whose output is byte-for-byte deterministic.
 
 pub mod board_json;
+pub mod board_text;
+pub mod brendan;
+pub mod bucas;
+pub mod clue_list;
 pub mod instance_json;
+pub mod load;
+pub mod piece_list;
 
 use std::path::Path;
 

@@ -1,0 +1,96 @@
+//! Reading any supported instance or board, by file name and content.
+//!
+//! Instances: `.json` is instance JSON; anything else is a piece list (its
+//! column order from the caller, else from its comment header, else `nesw`),
+//! optionally with a clue list beside it. Boards: board JSON (`{`), a bucas
+//! link (`board_edges=`), a decoded board (`A1 y x piece rot N E S W` lines) or
+//! a Brendan solution (`W H`, then `x y rot` lines).
+
+use std::path::Path;
+
+use super::piece_list::Columns;
+use super::{board_json, board_text, brendan, bucas, clue_list, field_error, instance_json, piece_list, read_text};
+use crate::error::Error;
+use crate::puzzle::{Board, Grid, Instance};
+
+/// How to read an instance that is not JSON.
+#[derive(Clone, Debug, Default)]
+pub struct InstanceOptions<'a> {
+    /// Column order of a piece list (default: from its header, else `nesw`).
+    pub columns: Option<Columns>,
+    /// Board size of a piece list without a `W H` line.
+    pub size: Option<Grid>,
+    /// A clue list to add (replaces the instance's own clues).
+    pub clues: Option<&'a Path>,
+}
+
+/// A loaded instance, with names for its clues when a clue list gave them.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    /// The puzzle.
+    pub instance: Instance,
+    /// A name for reports.
+    pub name: String,
+    /// One name per clue, in the order of `instance.clues`.
+    pub clue_names: Vec<String>,
+    /// How a piece list was read (`None` for JSON).
+    pub columns: Option<Columns>,
+}
+
+/// Reads an instance of any supported format.
+pub fn instance(path: &Path, options: &InstanceOptions<'_>) -> Result<Loaded, Error> {
+    let stem = path.file_stem().map_or_else(|| "instance".to_owned(), |s| s.to_string_lossy().into_owned());
+    let (mut instance, name, columns) = if path.extension().is_some_and(|e| e == "json") {
+        let file = instance_json::read(path)?;
+        (file.instance, file.name.unwrap_or(stem), None)
+    } else {
+        let text = read_text(path)?;
+        let columns = options.columns.or_else(|| Columns::from_header(&text)).unwrap_or(Columns::NESW);
+        (piece_list::parse(path, &text, columns, options.size)?, stem, Some(columns))
+    };
+    let mut clue_names: Vec<String> = (1..=instance.clues.len()).map(|k| format!("clue {k}")).collect();
+    if let Some(clues) = options.clues {
+        let named = clue_list::read(clues, &instance)?;
+        clue_names = named.iter().map(|c| c.name.clone()).collect();
+        instance.clues = named.into_iter().map(|c| c.clue).collect();
+    }
+    Ok(Loaded { instance, name, clue_names, columns })
+}
+
+/// Reads a board of any supported format for `instance`.
+pub fn board(path: &Path, instance: &Instance) -> Result<Board, Error> {
+    let text = read_text(path)?;
+    let board = if text.trim_start().starts_with('{') {
+        board_json::parse(path, &text)?
+    } else if bucas::sniff(&text) {
+        bucas::to_board(path, &bucas::read(path)?, instance)?
+    } else if board_text::sniff(&text) {
+        board_text::parse(path, &text, instance)?
+    } else if brendan::sniff(&text) {
+        brendan::parse(path, &text, instance)?
+    } else {
+        return Err(field_error(
+            path,
+            "format",
+            "not a board JSON, bucas link, decoded board (`A1 y x piece rot N E S W`) or Brendan solution",
+        ));
+    };
+    if board.grid != instance.grid {
+        return Err(Error::Mismatch(format!(
+            "{}: the board is {} but the instance is {}",
+            path.display(),
+            board.grid,
+            instance.grid
+        )));
+    }
+    Ok(board)
+}
+
+/// The name a board file gives itself (a bucas link's `puzzle`), if any.
+pub fn board_name(path: &Path) -> Option<String> {
+    let text = read_text(path).ok()?;
+    if !bucas::sniff(&text) {
+        return None;
+    }
+    bucas::read(path).ok()?.name
+}
