@@ -16,6 +16,7 @@ pub mod interrupt;
 pub mod mip;
 pub mod output;
 pub mod puzzle;
+pub mod render;
 pub mod rng;
 pub mod solver;
 

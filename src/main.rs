@@ -22,7 +22,7 @@ use edgematch::formats::{board_json, board_text, brendan, bucas, instance_json, 
 use edgematch::generate::{self, PlantedSpec};
 use edgematch::puzzle::{Board, Grid, MAX_SIDE};
 use edgematch::solver::{self, Status};
-use edgematch::{bench, dfs, interrupt, mip, output};
+use edgematch::{bench, dfs, interrupt, mip, output, render};
 use prost::Message as _;
 
 /// Edge-matching puzzles (Eternity II and its kind): generate, solve with CP-SAT, verify.
@@ -43,6 +43,8 @@ enum Command {
     Verify(VerifyArgs),
     /// Convert an instance, or a board (with --instance), to another format.
     Convert(ConvertArgs),
+    /// Draw a board as SVG: side colours, mismatched joins in red, clues outlined.
+    Render(RenderArgs),
     /// Run a benchmark and write its record under results/.
     #[command(subcommand)]
     Bench(BenchCommand),
@@ -115,6 +117,9 @@ struct SolveArgs {
     /// DFS: count solutions exhaustively, stopping at CAP (implies --complete).
     #[arg(long, value_name = "CAP")]
     count: Option<u64>,
+    /// Draw the verified board as SVG here.
+    #[arg(long)]
+    svg: Option<PathBuf>,
     /// Write the verified board here (board JSON; the best partial board if unsolved).
     #[arg(long)]
     out: Option<PathBuf>,
@@ -159,6 +164,22 @@ struct VerifyArgs {
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
+}
+
+#[derive(Args)]
+struct RenderArgs {
+    /// The instance (any supported format).
+    instance: PathBuf,
+    /// The board (any supported format).
+    board: PathBuf,
+    /// The SVG file to write.
+    #[arg(short, long)]
+    out: PathBuf,
+    /// Write piece numbers in the cells.
+    #[arg(long)]
+    numbers: bool,
+    #[command(flatten)]
+    source: InstanceSourceArgs,
 }
 
 #[derive(Args)]
@@ -407,6 +428,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Solve(args) => solve(args),
         Command::Verify(args) => verify(args),
         Command::Convert(args) => convert(args),
+        Command::Render(args) => render_board(args),
         Command::Bench(BenchCommand::Spine(args)) => bench_spine(args),
         Command::Bench(BenchCommand::Cliff(args)) => bench_cliff(args),
         Command::Bench(BenchCommand::Report(args)) => bench_report(args),
@@ -557,6 +579,11 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
             output::write_atomic(path, board_json::to_string(board).as_bytes())?;
             println!("wrote {}", path.display());
         }
+        if let Some(path) = &args.svg {
+            let title = file.name.clone().unwrap_or_else(|| args.instance.display().to_string());
+            output::write_atomic(path, render::svg(instance, board, &title, render::Style::default()).as_bytes())?;
+            println!("wrote {}", path.display());
+        }
     }
     if interrupt::raised() {
         eprintln!("interrupted");
@@ -649,6 +676,17 @@ fn verify(args: VerifyArgs) -> Result<ExitCode> {
         print!("{report}");
     }
     Ok(if report.is_solution() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn render_board(args: RenderArgs) -> Result<ExitCode> {
+    let loaded = args.source.load(&args.instance)?;
+    let board = load::board(&args.board, &loaded.instance)?;
+    let title = load::board_name(&args.board)
+        .unwrap_or_else(|| args.board.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned()));
+    let picture = render::svg(&loaded.instance, &board, &title, render::Style { numbers: args.numbers });
+    output::write_atomic(&args.out, picture.as_bytes())?;
+    eprintln!("wrote {}", args.out.display());
+    Ok(ExitCode::SUCCESS)
 }
 
 fn convert(args: ConvertArgs) -> Result<ExitCode> {

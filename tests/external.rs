@@ -197,3 +197,24 @@ fn bad_community_input_is_named() {
     assert!(all.contains("clues.txt: line") && all.contains("column order"), "{all}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The picture of the 470 board marks its ten mismatched joins.
+#[test]
+fn rendering_marks_the_mismatches() {
+    let d = data();
+    let out = std::env::temp_dir().join(format!("edgematch-470-{}.svg", std::process::id()));
+    let output = run(&[
+        "render",
+        s(&d.join("official/pieces.txt")),
+        s(&d.join("boards/Joshua_Blackwood_470.url")),
+        "--clues",
+        s(&d.join("official/clues.txt")),
+        "-o",
+        s(&out),
+    ]);
+    assert!(output.status.success(), "{}", text(&output));
+    let svg = std::fs::read_to_string(&out).unwrap();
+    assert_eq!(svg.matches("<title>mismatch</title>").count(), 10);
+    assert_eq!(svg.matches("<polygon").count(), 4 * 256);
+    std::fs::remove_file(&out).unwrap();
+}
