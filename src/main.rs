@@ -244,6 +244,27 @@ enum BenchCommand {
     DfsSpeed(DfsSpeedArgs),
     /// Time to build and serialize the CP-SAT model in each formulation.
     ModelBuild(ModelBuildArgs),
+    /// CP-SAT on the published puzzles of ../shared/data/e2 (clue puzzles, Heule, Brendan).
+    External(ExternalArgs),
+}
+
+#[derive(Args)]
+struct ExternalArgs {
+    /// The e2 data folder.
+    #[arg(long, default_value = "../shared/data/e2")]
+    data: PathBuf,
+    /// CP-SAT limit per puzzle, in seconds.
+    #[arg(long, default_value_t = 60.0)]
+    time_limit: f64,
+    /// CP-SAT workers (default: the number of cores).
+    #[arg(long)]
+    workers: Option<u32>,
+    /// Runs file (JSON lines) to append to; puzzles in it are skipped.
+    #[arg(long, default_value = "results/external-puzzles.jsonl")]
+    runs: PathBuf,
+    /// The markdown table to write.
+    #[arg(long, default_value = "results/external-puzzles.md")]
+    out: PathBuf,
 }
 
 #[derive(Args)]
@@ -434,6 +455,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Bench(BenchCommand::Report(args)) => bench_report(args),
         Command::Bench(BenchCommand::DfsSpeed(args)) => bench_dfs_speed(args),
         Command::Bench(BenchCommand::ModelBuild(args)) => bench_model_build(args),
+        Command::Bench(BenchCommand::External(args)) => bench_external(args),
     }
 }
 
@@ -801,7 +823,7 @@ fn bench_cliff(args: CliffArgs) -> Result<ExitCode> {
 fn bench_report(args: ReportArgs) -> Result<ExitCode> {
     let mut runs = Vec::new();
     for path in &args.runs {
-        let (mut more, broken) = cliff::read_runs(path)?;
+        let (mut more, broken) = bench::runs::read_runs(path, &cliff::KEY_FIELDS)?;
         if broken > 0 {
             eprintln!("report: {} has {broken} unreadable line(s), ignored", path.display());
         }
@@ -837,5 +859,44 @@ fn bench_model_build(args: ModelBuildArgs) -> Result<ExitCode> {
     let text = serde_json::to_string_pretty(&record).expect("JSON values serialize") + "\n";
     output::write_atomic(&args.out, text.as_bytes())?;
     eprintln!("wrote {}", args.out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn bench_external(args: ExternalArgs) -> Result<ExitCode> {
+    if !(args.time_limit.is_finite() && args.time_limit > 0.0) {
+        bail!("--time-limit {} must be positive", args.time_limit);
+    }
+    let puzzles = bench::external::catalogue(&args.data)?;
+    let options = cpsat::Options {
+        time_limit: Some(args.time_limit),
+        workers: args.workers.unwrap_or_else(cores),
+        ..cpsat::Options::default()
+    };
+    interrupt::install().map_err(anyhow::Error::msg)?;
+    let provenance = bench::provenance();
+    let _ = bench::external::run(&puzzles, &options, &args.runs, &provenance)?;
+    let (runs, _) = bench::runs::read_runs(&args.runs, &["puzzle"])?;
+    let commits: std::collections::BTreeSet<&str> = runs.iter().filter_map(|r| r["commit"].as_str()).collect();
+    let table = format!(
+        "# CP-SAT on published puzzles\n\n\
+         Command: `edgematch bench external --time-limit {}` ({} model, {} workers, {} cores, OR-Tools {}, \
+         commits {}). Every board returned was re-verified by the checker; `score` is the checker's count \
+         of matched inner joins. For Brendan's puzzles, `listed solution` is the checker's score of the \
+         solution published with the puzzle (both full solutions when both say `solution`; the boards may \
+         differ). Raw runs: `external-puzzles.jsonl`.\n\n{}",
+        args.time_limit,
+        options.formulation.name(),
+        options.workers,
+        provenance["cores"],
+        cpsat::ORTOOLS_VERSION,
+        commits.into_iter().collect::<Vec<_>>().join(", "),
+        bench::external::markdown(&puzzles, &runs)
+    );
+    output::write_atomic(&args.out, table.as_bytes())?;
+    eprintln!("wrote {}", args.out.display());
+    if interrupt::raised() {
+        eprintln!("interrupted");
+        return Ok(ExitCode::from(130));
+    }
     Ok(ExitCode::SUCCESS)
 }

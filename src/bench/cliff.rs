@@ -7,13 +7,12 @@
 //! bench loses at most the run in flight.
 
 use std::collections::HashSet;
-use std::fs::OpenOptions;
-use std::io::{Read as _, Seek as _, SeekFrom, Write as _};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
 use super::round3;
+use super::runs::{append_line, read_runs};
 use crate::cpsat::model::Formulation;
 use crate::cpsat::{self, SolveEnv};
 use crate::error::Error;
@@ -143,6 +142,9 @@ impl Job {
     }
 }
 
+/// The fields that identify a run.
+pub const KEY_FIELDS: [&str; 3] = ["arm", "instance", "budget"];
+
 fn key_of(run: &Value) -> Option<String> {
     Some(format!("{}|{}|{}", run["arm"].as_str()?, run["instance"].as_str()?, run["budget"].as_f64()?))
 }
@@ -173,45 +175,6 @@ pub fn jobs(config: &CliffConfig) -> Vec<Job> {
     jobs
 }
 
-/// Reads a runs file: the runs, skipping (and counting) lines that do not
-/// parse, such as a line cut short by a kill.
-pub fn read_runs(path: &Path) -> Result<(Vec<Value>, usize), Error> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
-        Err(source) => return Err(Error::Io { path: path.to_owned(), source }),
-    };
-    let mut runs = Vec::new();
-    let mut broken = 0;
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        match serde_json::from_str::<Value>(line) {
-            Ok(v) if key_of(&v).is_some() => runs.push(v),
-            _ => broken += 1,
-        }
-    }
-    Ok((runs, broken))
-}
-
-/// Appends one line, starting a fresh line if a killed writer left half of one.
-fn append_line(path: &Path, line: &str) -> Result<(), Error> {
-    let io = |source| Error::Io { path: path.to_owned(), source };
-    let mut file = OpenOptions::new().create(true).read(true).append(true).open(path).map_err(io)?;
-    let len = file.metadata().map_err(io)?.len();
-    let mut text = String::new();
-    if len > 0 {
-        file.seek(SeekFrom::Start(len - 1)).map_err(io)?;
-        let mut last = [0u8; 1];
-        file.read_exact(&mut last).map_err(io)?;
-        if last[0] != b'\n' {
-            text.push('\n');
-        }
-    }
-    text.push_str(line);
-    text.push('\n');
-    file.write_all(text.as_bytes()).map_err(io)?;
-    file.sync_data().map_err(io)
-}
-
 fn load_instance(config: &CliffConfig, job: &Job) -> Result<Instance, Error> {
     let path = config.models_dir.join(format!("{}.json", job.instance()));
     if path.is_file() { Ok(instance_json::read(&path)?.instance) } else { Ok(planted(&job.spec())?.instance) }
@@ -220,7 +183,7 @@ fn load_instance(config: &CliffConfig, job: &Job) -> Result<Instance, Error> {
 /// Runs the jobs of this shard that the runs file does not hold yet; returns
 /// how many ran. Stops on Ctrl-C without recording the run in flight.
 pub fn run(config: &CliffConfig, provenance: &Value) -> Result<usize, Error> {
-    let (done, broken) = read_runs(&config.runs)?;
+    let (done, broken) = read_runs(&config.runs, &KEY_FIELDS)?;
     if broken > 0 {
         eprintln!("cliff: {} has {broken} unreadable line(s), ignored", config.runs.display());
     }
@@ -377,7 +340,7 @@ mod tests {
         let run = json!({"arm": "dfs", "instance": job.instance(), "budget": 20.0});
         std::fs::write(&path, format!("{run}\n{{\"arm\": \"dfs\", \"inst")).unwrap();
         append_line(&path, &json!({"arm": "cpsat", "instance": "x", "budget": 1.0}).to_string()).unwrap();
-        let (runs, broken) = read_runs(&path).unwrap();
+        let (runs, broken) = read_runs(&path, &KEY_FIELDS).unwrap();
         assert_eq!((runs.len(), broken), (2, 1));
         assert_eq!(key_of(&runs[0]).unwrap(), job.key());
         std::fs::remove_dir_all(&dir).unwrap();

@@ -2,7 +2,9 @@
 
 pub mod cliff;
 pub mod dfs_speed;
+pub mod external;
 pub mod report;
+pub mod runs;
 pub mod spine;
 
 use std::process::Command;
