@@ -180,6 +180,11 @@ fn load_instance(config: &CliffConfig, job: &Job) -> Result<Instance, Error> {
     if path.is_file() { Ok(instance_json::read(&path)?.instance) } else { Ok(planted(&job.spec())?.instance) }
 }
 
+/// Shard `k` of `n` (1-based): job i belongs to shard i mod n + 1.
+pub fn shard(jobs: Vec<Job>, k: usize, n: usize) -> Vec<Job> {
+    jobs.into_iter().enumerate().filter(|(i, _)| i % n == k - 1).map(|(_, job)| job).collect()
+}
+
 /// Runs the jobs of this shard that the runs file does not hold yet; returns
 /// how many ran. Stops on Ctrl-C without recording the run in flight.
 pub fn run(config: &CliffConfig, provenance: &Value) -> Result<usize, Error> {
@@ -189,8 +194,7 @@ pub fn run(config: &CliffConfig, provenance: &Value) -> Result<usize, Error> {
     }
     let done: HashSet<String> = done.iter().filter_map(key_of).collect();
     let (k, n) = config.shard;
-    let mine: Vec<Job> =
-        jobs(config).into_iter().enumerate().filter(|(i, _)| i % n == k - 1).map(|(_, job)| job).collect();
+    let mine = shard(jobs(config), k, n);
     let todo: Vec<&Job> = mine.iter().filter(|j| !done.contains(&j.key())).collect();
     eprintln!(
         "cliff: shard {k}/{n}: {} jobs, {} already done, {} to run",
@@ -329,6 +333,18 @@ mod tests {
         assert!(!jobs.iter().any(|j| j.size == 10 && j.budget == 45.0));
         assert_eq!(jobs.last().unwrap().budget, 120.0);
         assert!("5-17".parse::<Colours>().is_err());
+    }
+
+    #[test]
+    fn shards_partition_the_jobs() {
+        let all = jobs(&config());
+        let parts: Vec<Vec<Job>> = (1..=3).map(|k| shard(all.clone(), k, 3)).collect();
+        assert_eq!(parts.iter().map(Vec::len).sum::<usize>(), all.len());
+        let mut keys: Vec<String> = parts.iter().flatten().map(Job::key).collect();
+        keys.sort();
+        let mut expected: Vec<String> = all.iter().map(Job::key).collect();
+        expected.sort();
+        assert_eq!(keys, expected);
     }
 
     #[test]
