@@ -20,9 +20,9 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::{field_error, parse_json, read_text};
+use super::{board_side, field_error, parse_json, read_text};
 use crate::error::Error;
-use crate::puzzle::{Board, Grid, MAX_SIDE, Placement, Rotation};
+use crate::puzzle::{Board, Grid, Placement, Rotation};
 
 /// The format tag written in, and expected from, every board file.
 pub const FORMAT: &str = "edgematch-board/1";
@@ -48,14 +48,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Board, Error> {
     if raw.format != FORMAT {
         return Err(field_error(path, "format", format!("expected \"{FORMAT}\", found {:?}", raw.format)));
     }
-    let side = |value: i64, field: &str| -> Result<usize, Error> {
-        if (1..=MAX_SIDE as i64).contains(&value) {
-            Ok(value as usize)
-        } else {
-            Err(field_error(path, field, format!("{value} is not in 1..={MAX_SIDE}")))
-        }
-    };
-    let grid = Grid { width: side(raw.width, "width")?, height: side(raw.height, "height")? };
+    let grid = Grid { width: board_side(path, "width", raw.width)?, height: board_side(path, "height", raw.height)? };
     if raw.cells.len() != grid.height {
         return Err(field_error(path, "cells", format!("{} rows, expected {}", raw.cells.len(), grid.height)));
     }

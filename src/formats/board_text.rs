@@ -9,21 +9,16 @@
 
 use std::path::Path;
 
-use super::read_text;
+use super::{data_lines, read_text};
 use crate::error::Error;
-use crate::puzzle::{Board, Instance, Placement, Rotation};
+use crate::puzzle::{Board, Instance};
 
 /// True if `text` looks like this format: a first data line of nine fields
 /// starting with a cell name.
 pub fn sniff(text: &str) -> bool {
-    first_data_line(text).is_some_and(|l| {
-        let f: Vec<&str> = l.split_whitespace().collect();
-        f.len() == 9 && f[0].chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-    })
-}
-
-fn first_data_line(text: &str) -> Option<&str> {
-    text.lines().map(|l| l.split('#').next().unwrap_or("").trim()).find(|l| !l.is_empty())
+    data_lines(Path::new(""), text)
+        .next()
+        .is_some_and(|l| l.fields.len() == 9 && l.fields[0].starts_with(|c: char| c.is_ascii_alphabetic()))
 }
 
 /// Writes a board as decoded lines, one per cell (empty cells as piece 0, rot -1).
@@ -54,47 +49,15 @@ pub fn parse(path: &Path, text: &str, instance: &Instance) -> Result<Board, Erro
     let grid = instance.grid;
     let mut board = Board::empty(grid);
     let mut seen = vec![false; grid.cells()];
-    for (index, raw) in text.lines().enumerate() {
-        let line = index + 1;
-        let data = raw.split('#').next().unwrap_or("").trim();
-        if data.is_empty() {
-            continue;
-        }
-        let err = |message: String| Error::Syntax { path: path.to_owned(), line, column: 1, message };
-        let fields: Vec<&str> = data.split_whitespace().collect();
-        if fields.len() != 9 {
-            return Err(err(format!("{} fields, expected: cell y x piece rot N E S W", fields.len())));
-        }
-        let num = |k: usize| fields[k].parse::<i64>().map_err(|_| err(format!("{:?} is not a number", fields[k])));
-        let (y, x, piece, rot) = (num(1)?, num(2)?, num(3)?, num(4)?);
-        if !(0..grid.height as i64).contains(&y) || !(0..grid.width as i64).contains(&x) {
-            return Err(err(format!("cell y={y} x={x} is not on the {grid} board")));
-        }
-        let cell = grid.cell(y as usize, x as usize);
+    for line in data_lines(path, text) {
+        line.expect_fields(9, "cell y x piece rot N E S W")?;
+        let cell = line.cell(1, 2, grid)?;
         if std::mem::replace(&mut seen[cell], true) {
-            return Err(err(format!("cell {} (y={y} x={x}) appears twice", fields[0])));
+            return Err(line.error(format!("cell {} appears twice", line.fields[0])));
         }
-        if piece == 0 {
-            continue;
+        if line.number(3)? != 0 {
+            board.cells[cell] = Some(line.shown_placement(instance, 3, 4, 5)?);
         }
-        if !(1..=instance.pieces.len() as i64).contains(&piece) {
-            return Err(err(format!("no piece {piece} (pieces are 1..={})", instance.pieces.len())));
-        }
-        let rotation =
-            u8::try_from(rot).ok().and_then(Rotation::new).ok_or_else(|| err(format!("rot {rot} is not in 0..=3")))?;
-        let placement = Placement { piece: piece as usize - 1, rotation };
-        let mut shown = [0u8; 4];
-        for (k, s) in shown.iter_mut().enumerate() {
-            *s = u8::try_from(num(5 + k)?).map_err(|_| err(format!("colour {:?} is not in 0..=255", fields[5 + k])))?;
-        }
-        let actual = instance.pieces[placement.piece].rotated(rotation);
-        if actual != shown {
-            return Err(err(format!(
-                "cell {}: piece {piece} at rot {rot} shows N E S W = {actual:?}, the line says {shown:?}",
-                fields[0]
-            )));
-        }
-        board.cells[cell] = Some(placement);
     }
     Ok(board)
 }

@@ -11,15 +11,15 @@
 
 use std::path::Path;
 
-use super::{field_error, read_text};
+use super::{data_lines, field_error, read_text};
 use crate::error::Error;
-use crate::puzzle::{Board, Grid, Instance, Placement, Rotation};
+use crate::puzzle::{Board, Grid, Instance, Placement};
 
 /// True if `text` looks like a solution file: a `W H` line, then lines of three numbers.
 pub fn sniff(text: &str) -> bool {
-    let mut lines = text.lines().map(|l| l.split('#').next().unwrap_or("").trim()).filter(|l| !l.is_empty());
-    let fields = |l: Option<&str>| l.map_or(0, |l| l.split_whitespace().count());
-    fields(lines.next()) == 2 && fields(lines.next()) == 3
+    let mut lines = data_lines(Path::new(""), text);
+    let mut fields = || lines.next().map_or(0, |l| l.fields.len());
+    fields() == 2 && fields() == 3
 }
 
 /// Writes a full board as a solution file (`None` if a cell is empty or a
@@ -48,56 +48,32 @@ pub fn read(path: &Path, instance: &Instance) -> Result<Board, Error> {
 
 /// Parses a solution for `instance`; `path` is only used in messages.
 pub fn parse(path: &Path, text: &str, instance: &Instance) -> Result<Board, Error> {
-    let mut grid: Option<Grid> = None;
-    let mut board = Board::empty(instance.grid);
-    let mut piece = 0;
-    for (index, raw) in text.lines().enumerate() {
-        let line = index + 1;
-        let data = raw.split('#').next().unwrap_or("").trim();
-        if data.is_empty() {
-            continue;
-        }
-        let err = |message: String| Error::Syntax { path: path.to_owned(), line, column: 1, message };
-        let numbers: Vec<i64> = data
-            .split_whitespace()
-            .map(|f| f.parse::<i64>().map_err(|_| err(format!("{f:?} is not a number"))))
-            .collect::<Result<_, _>>()?;
-        let Some(g) = grid else {
-            if numbers.len() != 2 {
-                return Err(err("expected the board size `W H` first".to_owned()));
-            }
-            let g = Grid { width: numbers[0].max(0) as usize, height: numbers[1].max(0) as usize };
-            if g != instance.grid {
-                return Err(Error::Mismatch(format!(
-                    "{}: the solution is for a {g} board but the instance is {}",
-                    path.display(),
-                    instance.grid
-                )));
-            }
-            grid = Some(g);
-            continue;
-        };
-        if numbers.len() != 3 {
-            return Err(err(format!("{} fields, expected `x y rot`", numbers.len())));
-        }
-        if piece == instance.pieces.len() {
-            return Err(err(format!("more lines than the {} pieces", instance.pieces.len())));
-        }
-        let (x, y, rot) = (numbers[0], numbers[1], numbers[2]);
-        if !(0..g.width as i64).contains(&x) || !(0..g.height as i64).contains(&y) {
-            return Err(err(format!("x={x} y={y} is not on the {g} board")));
-        }
-        let rotation =
-            u8::try_from(rot).ok().and_then(Rotation::new).ok_or_else(|| err(format!("rot {rot} is not in 0..=3")))?;
-        let cell = g.cell(g.height - 1 - y as usize, x as usize);
-        if board.cells[cell].is_some() {
-            return Err(err(format!("x={x} y={y} already holds a piece")));
-        }
-        board.cells[cell] = Some(Placement { piece, rotation });
-        piece += 1;
+    let mut lines = data_lines(path, text);
+    let size = lines.next().ok_or_else(|| field_error(path, "size", "no `W H` line"))?;
+    size.expect_fields(2, "the board size `W H` first")?;
+    let grid = Grid { width: size.number(0)?.max(0) as usize, height: size.number(1)?.max(0) as usize };
+    if grid != instance.grid {
+        return Err(Error::Mismatch(format!(
+            "{}: the solution is for a {grid} board but the instance is {}",
+            path.display(),
+            instance.grid
+        )));
     }
-    if grid.is_none() {
-        return Err(field_error(path, "size", "no `W H` line"));
+    let mut board = Board::empty(grid);
+    for (piece, line) in lines.enumerate() {
+        line.expect_fields(3, "`x y rot`")?;
+        if piece == instance.pieces.len() {
+            return Err(line.error(format!("more lines than the {} pieces", instance.pieces.len())));
+        }
+        let (x, y) = (line.number(0)?, line.number(1)?);
+        if !(0..grid.width as i64).contains(&x) || !(0..grid.height as i64).contains(&y) {
+            return Err(line.error(format!("x={x} y={y} is not on the {grid} board")));
+        }
+        let cell = grid.cell(grid.height - 1 - y as usize, x as usize);
+        if board.cells[cell].is_some() {
+            return Err(line.error(format!("x={x} y={y} already holds a piece")));
+        }
+        board.cells[cell] = Some(Placement { piece, rotation: line.rotation(2)? });
     }
     Ok(board)
 }

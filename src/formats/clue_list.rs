@@ -10,9 +10,9 @@
 
 use std::path::Path;
 
-use super::read_text;
+use super::{data_lines, read_text};
 use crate::error::Error;
-use crate::puzzle::{Clue, Instance, Placement, Rotation};
+use crate::puzzle::{Clue, Instance};
 
 /// A clue and the name the file gives it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -30,46 +30,15 @@ pub fn read(path: &Path, instance: &Instance) -> Result<Vec<NamedClue>, Error> {
 
 /// Parses a clue list for `instance`; `path` is only used in messages.
 pub fn parse(path: &Path, text: &str, instance: &Instance) -> Result<Vec<NamedClue>, Error> {
-    let grid = instance.grid;
-    let mut clues = Vec::new();
-    for (index, raw) in text.lines().enumerate() {
-        let line = index + 1;
-        let data = raw.split('#').next().unwrap_or("").trim();
-        if data.is_empty() {
-            continue;
+    let mut clues: Vec<NamedClue> = Vec::new();
+    for line in data_lines(path, text) {
+        line.expect_fields(11, "name piece cell y x rot rot_nesw N E S W")?;
+        let cell = line.cell(3, 4, instance.grid)?;
+        let placement = line.shown_placement(instance, 1, 5, 7)?;
+        if clues.iter().any(|c| c.clue.cell == cell) {
+            return Err(line.error("a second clue on the same cell"));
         }
-        let err = |message: String| Error::Syntax { path: path.to_owned(), line, column: 1, message };
-        let fields: Vec<&str> = data.split_whitespace().collect();
-        if fields.len() != 11 {
-            return Err(err(format!("{} fields, expected: name piece cell y x rot rot_nesw N E S W", fields.len())));
-        }
-        let num = |k: usize| fields[k].parse::<i64>().map_err(|_| err(format!("{:?} is not a number", fields[k])));
-        let (piece, y, x, rot) = (num(1)?, num(3)?, num(4)?, num(5)?);
-        if !(1..=instance.pieces.len() as i64).contains(&piece) {
-            return Err(err(format!("no piece {piece} (pieces are 1..={})", instance.pieces.len())));
-        }
-        if !(0..grid.height as i64).contains(&y) || !(0..grid.width as i64).contains(&x) {
-            return Err(err(format!("cell y={y} x={x} is not on the {grid} board")));
-        }
-        let rotation =
-            u8::try_from(rot).ok().and_then(Rotation::new).ok_or_else(|| err(format!("rot {rot} is not in 0..=3")))?;
-        let placement = Placement { piece: piece as usize - 1, rotation };
-        let mut shown = [0u8; 4];
-        for (k, s) in shown.iter_mut().enumerate() {
-            *s = u8::try_from(num(7 + k)?).map_err(|_| err(format!("colour {:?} is not in 0..=255", fields[7 + k])))?;
-        }
-        let actual = instance.pieces[placement.piece].rotated(rotation);
-        if actual != shown {
-            return Err(err(format!(
-                "piece {piece} at rot {rot} shows N E S W = {actual:?}, but the clue says {shown:?}: \
-                 is the piece list read with the right column order?"
-            )));
-        }
-        let cell = grid.cell(y as usize, x as usize);
-        if clues.iter().any(|c: &NamedClue| c.clue.cell == cell) {
-            return Err(err(format!("a second clue on cell y={y} x={x}")));
-        }
-        clues.push(NamedClue { name: fields[0].to_owned(), clue: Clue { cell, placement } });
+        clues.push(NamedClue { name: line.fields[0].to_owned(), clue: Clue { cell, placement } });
     }
     Ok(clues)
 }

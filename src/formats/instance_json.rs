@@ -29,9 +29,9 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::{field_error, parse_json, read_text};
+use super::{board_side, field_error, parse_json, read_text};
 use crate::error::Error;
-use crate::puzzle::{Clue, Grid, Instance, MAX_SIDE, Piece, Placement, Rotation};
+use crate::puzzle::{Clue, Grid, Instance, Piece, Placement, Rotation};
 
 /// The format tag written in, and expected from, every instance file.
 pub const FORMAT: &str = "edgematch-instance/1";
@@ -92,14 +92,7 @@ pub fn parse(path: &Path, text: &str) -> Result<InstanceFile, Error> {
     if raw.format != FORMAT {
         return Err(field_error(path, "format", format!("expected \"{FORMAT}\", found {:?}", raw.format)));
     }
-    let side = |value: i64, field: &str| -> Result<usize, Error> {
-        if (1..=MAX_SIDE as i64).contains(&value) {
-            Ok(value as usize)
-        } else {
-            Err(field_error(path, field, format!("{value} is not in 1..={MAX_SIDE}")))
-        }
-    };
-    let grid = Grid { width: side(raw.width, "width")?, height: side(raw.height, "height")? };
+    let grid = Grid { width: board_side(path, "width", raw.width)?, height: board_side(path, "height", raw.height)? };
     if raw.pieces.len() != grid.cells() {
         return Err(field_error(
             path,

@@ -20,7 +20,7 @@
 use std::path::Path;
 use std::str::FromStr;
 
-use super::{field_error, read_text};
+use super::{data_lines, field_error, read_text};
 use crate::error::Error;
 use crate::puzzle::{Grid, Instance, MAX_SIDE, Piece};
 
@@ -104,36 +104,20 @@ pub fn read(path: &Path, columns: Columns, size: Option<Grid>) -> Result<Instanc
 pub fn parse(path: &Path, text: &str, columns: Columns, size: Option<Grid>) -> Result<Instance, Error> {
     let mut declared: Option<Grid> = None;
     let mut pieces = Vec::new();
-    for (index, raw) in text.lines().enumerate() {
-        let line = index + 1;
-        let data = raw.split('#').next().unwrap_or("").trim();
-        if data.is_empty() {
-            continue;
-        }
-        let fields: Vec<&str> = data.split_whitespace().collect();
-        let numbers: Vec<i64> = fields
-            .iter()
-            .map(|f| f.parse::<i64>().map_err(|_| line_error(path, line, format!("{f:?} is not a number"))))
-            .collect::<Result<_, _>>()?;
-        if fields.len() == 2 && pieces.is_empty() && declared.is_none() {
-            let side = |v: i64, what: &str| {
+    for line in data_lines(path, text) {
+        if line.fields.len() == 2 && pieces.is_empty() && declared.is_none() {
+            let side = |k: usize, what: &str| {
+                let v = line.number(k)?;
                 usize::try_from(v)
                     .ok()
                     .filter(|v| (1..=MAX_SIDE).contains(v))
-                    .ok_or_else(|| line_error(path, line, format!("{what} {v} is not in 1..={MAX_SIDE}")))
+                    .ok_or_else(|| line.error(format!("{what} {v} is not in 1..={MAX_SIDE}")))
             };
-            declared = Some(Grid { width: side(numbers[0], "width")?, height: side(numbers[1], "height")? });
+            declared = Some(Grid { width: side(0, "width")?, height: side(1, "height")? });
             continue;
         }
-        if fields.len() != 4 {
-            return Err(line_error(path, line, format!("{} fields, expected 4 colours", fields.len())));
-        }
-        let mut colours = [0u8; 4];
-        for (k, &v) in numbers.iter().enumerate() {
-            colours[k] =
-                u8::try_from(v).map_err(|_| line_error(path, line, format!("colour {v} is not in 0..=255")))?;
-        }
-        pieces.push(columns.piece(colours));
+        line.expect_fields(4, "4 colours")?;
+        pieces.push(columns.piece([line.colour(0)?, line.colour(1)?, line.colour(2)?, line.colour(3)?]));
     }
     let grid = match declared.or(size) {
         Some(grid) => grid,
@@ -172,10 +156,6 @@ pub fn to_string(instance: &Instance) -> String {
         out.push_str(&format!("{n} {e} {s} {w}\n"));
     }
     out
-}
-
-fn line_error(path: &Path, line: usize, message: String) -> Error {
-    Error::Syntax { path: path.to_owned(), line, column: 1, message }
 }
 
 #[cfg(test)]
