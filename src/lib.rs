@@ -10,6 +10,7 @@ pub mod check;
 pub mod cpsat;
 pub mod dfs;
 pub mod error;
+pub mod flux;
 pub mod formats;
 pub mod generate;
 pub mod interrupt;

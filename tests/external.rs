@@ -218,3 +218,20 @@ fn rendering_marks_the_mismatches() {
     assert_eq!(svg.matches("<polygon").count(), 4 * 256);
     std::fs::remove_file(&out).unwrap();
 }
+
+/// The flux system of the official set has the published ranks.
+#[test]
+fn official_flux_ranks() {
+    use edgematch::flux;
+    use edgematch::formats::load;
+    let d = data();
+    let options = load::InstanceOptions { clues: Some(&d.join("official/clues.txt")), ..Default::default() };
+    let loaded = load::instance(&d.join("official/pieces.txt"), &options).unwrap();
+    let ranks = flux::ranks(&loaded.instance);
+    assert_eq!((ranks.colours, ranks.pieces), (22, 256));
+    assert_eq!(ranks.complex, 22);
+    assert_eq!(ranks.stacked_real, 40);
+    assert_eq!(ranks.real_linear_system, 44);
+    assert_eq!((ranks.mod2, ranks.mod2_augmented), (21, 21));
+    assert!(ranks.census_shadow.iter().all(|&b| b == 0));
+}
