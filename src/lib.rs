@@ -11,6 +11,7 @@ pub mod cpsat;
 pub mod dfs;
 pub mod error;
 pub mod flux;
+pub mod flux_report;
 pub mod formats;
 pub mod generate;
 pub mod interrupt;

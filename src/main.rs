@@ -22,7 +22,7 @@ use edgematch::formats::{board_json, board_text, brendan, bucas, instance_json, 
 use edgematch::generate::{self, PlantedSpec};
 use edgematch::puzzle::{Board, Grid, MAX_SIDE};
 use edgematch::solver::{self, Status};
-use edgematch::{bench, dfs, interrupt, mip, output, render};
+use edgematch::{bench, dfs, flux, flux_report, interrupt, mip, output, render};
 use prost::Message as _;
 
 /// Edge-matching puzzles (Eternity II and its kind): generate, solve with CP-SAT, verify.
@@ -45,6 +45,8 @@ enum Command {
     Convert(ConvertArgs),
     /// Draw a board as SVG: side colours, mismatched joins in red, clues outlined.
     Render(RenderArgs),
+    /// The flux law of a piece set: facts, exact ranks, fourth member, certificate sweep.
+    Flux(FluxArgs),
     /// Run a benchmark and write its record under results/.
     #[command(subcommand)]
     Bench(BenchCommand),
@@ -111,6 +113,9 @@ struct SolveArgs {
     /// DFS: stop after about this many placements (for reproducible measurements).
     #[arg(long)]
     node_limit: Option<u64>,
+    /// DFS: apply the flux endgame certificate once the board holds at least N cells.
+    #[arg(long, value_name = "N")]
+    flux_prune: Option<usize>,
     /// DFS: exhaustive search without restarts (proves unsolvable, or finds a solution).
     #[arg(long)]
     complete: bool,
@@ -164,6 +169,23 @@ struct VerifyArgs {
     /// Print the report as JSON.
     #[arg(long)]
     json: bool,
+}
+
+#[derive(Args)]
+struct FluxArgs {
+    /// The piece set (e.g. ../shared/data/e2/official/pieces.txt; see --columns, --clues).
+    instance: PathBuf,
+    /// The JSON document to write.
+    #[arg(long, default_value = "results/flux_invariants.json")]
+    out: PathBuf,
+    /// Sweep: planted boards in the pool.
+    #[arg(long, default_value_t = 30)]
+    boards: u64,
+    /// Sweep: random placement orders per board and fill.
+    #[arg(long, default_value_t = 30)]
+    orders: u64,
+    #[command(flatten)]
+    source: InstanceSourceArgs,
 }
 
 #[derive(Args)]
@@ -246,6 +268,21 @@ enum BenchCommand {
     ModelBuild(ModelBuildArgs),
     /// CP-SAT on the published puzzles of ../shared/data/e2 (clue puzzles, Heule, Brendan).
     External(ExternalArgs),
+    /// The DFS with and without the flux certificate on planted 8x8-10x10 boards.
+    FluxPrune(FluxPruneArgs),
+}
+
+#[derive(Args)]
+struct FluxPruneArgs {
+    /// Apply the certificate once this fraction of the cells is filled.
+    #[arg(long, default_value_t = 0.75)]
+    fill: f64,
+    /// Limit per run, in seconds.
+    #[arg(long, default_value_t = 60.0)]
+    seconds: f64,
+    /// The JSON record to write.
+    #[arg(long, default_value = "results/dfs-flux-prune.json")]
+    out: PathBuf,
 }
 
 #[derive(Args)]
@@ -450,12 +487,24 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Verify(args) => verify(args),
         Command::Convert(args) => convert(args),
         Command::Render(args) => render_board(args),
+        Command::Flux(args) => flux_command(args),
         Command::Bench(BenchCommand::Spine(args)) => bench_spine(args),
         Command::Bench(BenchCommand::Cliff(args)) => bench_cliff(args),
         Command::Bench(BenchCommand::Report(args)) => bench_report(args),
         Command::Bench(BenchCommand::DfsSpeed(args)) => bench_dfs_speed(args),
         Command::Bench(BenchCommand::ModelBuild(args)) => bench_model_build(args),
         Command::Bench(BenchCommand::External(args)) => bench_external(args),
+        Command::Bench(BenchCommand::FluxPrune(args)) => {
+            if !((0.0..=1.0).contains(&args.fill) && args.seconds.is_finite() && args.seconds > 0.0) {
+                bail!("--fill must be in 0..=1 and --seconds positive");
+            }
+            interrupt::install().map_err(anyhow::Error::msg)?;
+            let record =
+                bench::dfs_speed::flux_prune(&[8, 9, 10], &[1, 2, 3], args.fill, args.seconds, bench::provenance())?;
+            output::write_atomic(&args.out, record.as_bytes())?;
+            eprintln!("wrote {}", args.out.display());
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 
@@ -552,6 +601,7 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
                 count_cap: args.count.unwrap_or(1),
                 collect: false,
                 node_limit: args.node_limit,
+                flux_prune: args.flux_prune,
             };
             let mode = if options.complete {
                 "complete".to_owned()
@@ -633,6 +683,15 @@ fn verify(args: VerifyArgs) -> Result<ExitCode> {
     let instance = &loaded.instance;
     let board = load::board(&args.board, instance)?;
     let report: Report = check::check(instance, &board);
+    // The flux law needs every named piece to exist; the checker has named any that do not.
+    let pieces_known = !report.violations.iter().any(|v| matches!(v, check::Violation::UnknownPiece { .. }));
+    let nonzero: Vec<(u8, flux::Gauss)> = if pieces_known {
+        flux::board_flux(instance, &board).into_iter().filter(|(_, z)| !z.is_zero()).collect()
+    } else {
+        Vec::new()
+    };
+    let certificate =
+        (pieces_known && report.placed < report.cells).then(|| flux::certificate_passes(instance, &board));
     let broken: Vec<usize> = report
         .violations
         .iter()
@@ -664,6 +723,12 @@ fn verify(args: VerifyArgs) -> Result<ExitCode> {
                 let (row, col) = instance.grid.row_col(*cell);
                 serde_json::json!({"name": name, "row": row, "col": col, "honoured": ok})
             }).collect::<Vec<_>>(),
+            "flux": {
+                "checked": pieces_known,
+                "law_holds": pieces_known && nonzero.is_empty(),
+                "nonzero_colours": nonzero.iter().map(|(k, z)| serde_json::json!({"colour": k, "re": z.re, "im": z.im})).collect::<Vec<_>>(),
+                "certificate_passes": certificate,
+            },
             "violations": report.violations.iter().map(|v| serde_json::json!({
                 "kind": v.kind(),
                 "message": report.describe(v),
@@ -695,9 +760,41 @@ fn verify(args: VerifyArgs) -> Result<ExitCode> {
                 if broken.is_empty() { String::new() } else { format!("; not honoured: {}", broken.join(", ")) }
             );
         }
+        if pieces_known {
+            let what = if report.placed < report.cells { "over the placed pieces" } else { "over the board" };
+            if nonzero.is_empty() {
+                println!("flux law: every colour sums to 0 {what}");
+            } else {
+                let list: Vec<String> = nonzero.iter().map(|(k, z)| format!("{k}: {}{:+}i", z.re, z.im)).collect();
+                println!("flux law: {} colours do not sum to 0 {what} ({})", nonzero.len(), list.join(", "));
+            }
+        }
+        if let Some(passes) = certificate {
+            println!(
+                "flux certificate (mod 2, over the unplaced pieces): {}",
+                if passes { "passes" } else { "fails: no completion exists" }
+            );
+        }
         print!("{report}");
     }
     Ok(if report.is_solution() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn flux_command(args: FluxArgs) -> Result<ExitCode> {
+    let loaded = args.source.load(&args.instance)?;
+    // The sweep's pool: 8x8 planted boards with 13 colours (4 frame + 9 interior).
+    let spec = flux_report::SweepSpec { boards: args.boards, size: 8, frame: 4, interior: 9, orders: args.orders };
+    let mut document = flux_report::report(&loaded.instance, spec, &[0.5, 0.75, 0.9, 0.95]);
+    document["command"] = serde_json::json!(format!(
+        "edgematch flux {} {}--out {}",
+        args.instance.display(),
+        args.source.clues.as_ref().map_or(String::new(), |c| format!("--clues {} ", c.display())),
+        args.out.display()
+    ));
+    let text = serde_json::to_string_pretty(&document).expect("JSON values serialize") + "\n";
+    output::write_atomic(&args.out, text.as_bytes())?;
+    eprintln!("wrote {}", args.out.display());
+    Ok(ExitCode::SUCCESS)
 }
 
 fn render_board(args: RenderArgs) -> Result<ExitCode> {

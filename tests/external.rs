@@ -235,3 +235,43 @@ fn official_flux_ranks() {
     assert_eq!((ranks.mod2, ranks.mod2_augmented), (21, 21));
     assert!(ranks.census_shadow.iter().all(|&b| b == 0));
 }
+
+/// `edgematch flux` writes the same bytes twice, with the published figures.
+#[test]
+fn flux_document_is_deterministic() {
+    let d = data();
+    let dir = std::env::temp_dir().join(format!("edgematch-flux-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("flux.json");
+    let (pieces, clues) = (d.join("official/pieces.txt"), d.join("official/clues.txt"));
+    let args = ["flux", s(&pieces), "--clues", s(&clues), "--out", s(&out), "--boards", "6", "--orders", "10"];
+    assert!(run(&args).status.success());
+    let first = std::fs::read(&out).unwrap();
+    assert!(run(&args).status.success());
+    assert_eq!(std::fs::read(&out).unwrap(), first);
+    let doc: serde_json::Value = serde_json::from_slice(&first).unwrap();
+    assert_eq!(doc["ranks"]["complex_rank_of_F"], 22);
+    assert_eq!(doc["ranks"]["stacked_real_rank"], 40);
+    assert_eq!(doc["instance"]["corners"], 4);
+    assert_eq!(doc["instance"]["edges"], 56);
+    assert_eq!(doc["instance"]["frame_colours"], 5);
+    assert_eq!(doc["fourth_member"]["holds_on_planted_8x8_boards_seeds_1_to_20"], true);
+    for row in doc["certificate_sweep"]["fills"].as_array().unwrap() {
+        assert_eq!(row["clean_rejected"], 0, "{row}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// verify reports the flux law: it holds on a planted solution; the record boards break it.
+#[test]
+fn verify_reports_the_flux_law() {
+    let d = data();
+    let report = verify_json(&d.join("boards/Joshua_Blackwood_470.url"));
+    assert_eq!(report["flux"]["law_holds"], false);
+    let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
+    let (instance, solution) =
+        (models.join("planted-12x12-f5i17-s1.json"), models.join("planted-12x12-f5i17-s1.solution.json"));
+    let output = run(&["verify", s(&instance), s(&solution), "--json"]);
+    let planted: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(planted["flux"]["law_holds"], true);
+}

@@ -1,4 +1,5 @@
-//! `bench dfs-speed`: the DFS baseline's placements per second on one thread.
+//! `bench dfs-speed` (the DFS baseline's placements per second on one thread) and
+//! `bench flux-prune` (the DFS with and without the flux certificate).
 
 use std::path::PathBuf;
 
@@ -44,6 +45,66 @@ pub fn dfs_speed(instances: &[PathBuf], seconds: f64, provenance: Value) -> Resu
         "interrupted": interrupt::raised(),
         "median_nodes_per_second": rates.get(rates.len().saturating_sub(1) / 2),
         "target_nodes_per_second": 30_000_000,
+        "runs": runs,
+    });
+    Ok(serde_json::to_string_pretty(&record).expect("JSON values serialize") + "\n")
+}
+
+/// DFS with and without the flux certificate (applied from `fill` of the
+/// cells on) on planted boards of the given sizes and seeds, each verified;
+/// returns the JSON record.
+pub fn flux_prune(sizes: &[usize], seeds: &[u64], fill: f64, seconds: f64, provenance: Value) -> Result<String, Error> {
+    use crate::generate::{PlantedSpec, planted};
+    use crate::puzzle::Grid;
+    let mut runs = Vec::new();
+    for &size in sizes {
+        for &seed in seeds {
+            let spec = PlantedSpec {
+                grid: Grid { width: size, height: size },
+                frame_colours: 5,
+                interior_colours: 17,
+                clues: 5,
+                seed,
+            };
+            let p = planted(&spec)?;
+            let threshold = (fill * (size * size) as f64).ceil() as usize;
+            for prune in [None, Some(threshold)] {
+                if interrupt::raised() {
+                    break;
+                }
+                let options =
+                    dfs::Options { time_limit: Some(seconds), seed, flux_prune: prune, ..dfs::Options::default() };
+                let (outcome, stats) = dfs::solve(&p.instance, &options);
+                let verified = solver::verify(&p.instance, &outcome)?;
+                eprintln!(
+                    "bench: {} flux-prune {:?}: {} in {:.2} s, {} nodes, {} pruned",
+                    spec.name(),
+                    prune,
+                    outcome.status,
+                    outcome.seconds,
+                    stats.nodes,
+                    stats.flux_pruned
+                );
+                runs.push(json!({
+                    "instance": spec.name(),
+                    "flux_prune_from_cells": prune,
+                    "status": outcome.status.to_string(),
+                    "solved": verified.solved,
+                    "verified_score": verified.score,
+                    "seconds": round3(outcome.seconds),
+                    "nodes": stats.nodes,
+                    "flux_pruned": stats.flux_pruned,
+                    "restarts": stats.restarts,
+                }));
+            }
+        }
+    }
+    let record = json!({
+        "benchmark": "dfs-flux-prune",
+        "command": format!("edgematch bench flux-prune --fill {fill} --seconds {seconds}"),
+        "threads": 1,
+        "provenance": provenance,
+        "interrupted": interrupt::raised(),
         "runs": runs,
     });
     Ok(serde_json::to_string_pretty(&record).expect("JSON values serialize") + "\n")
