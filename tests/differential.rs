@@ -53,6 +53,7 @@ fn agree(instance: &Instance, formulation: Formulation) -> usize {
     for board in dfs_boards.iter().chain(&cpsat_boards) {
         let report = check(instance, board);
         assert!(report.is_solution(), "{report}");
+        assert!(edgematch::flux::law_holds(instance, board), "the flux law holds on every solution");
     }
     let dfs_set: BTreeSet<_> = dfs_boards.iter().map(key).collect();
     let cpsat_set: BTreeSet<_> = cpsat_boards.iter().map(key).collect();

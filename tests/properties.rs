@@ -48,6 +48,8 @@ proptest! {
         prop_assert!(report.is_solution(), "{}", report);
         prop_assert_eq!(report.score, spec.grid.max_score());
         prop_assert_eq!(p.instance.clues.len(), 5);
+        // The flux law holds on every full valid board.
+        prop_assert!(edgematch::flux::law_holds(&p.instance, &p.solution));
     }
 
     #[test]
