@@ -85,8 +85,10 @@ struct GenerateArgs {
 
 #[derive(Args)]
 struct SolveArgs {
-    /// The instance JSON file.
+    /// The instance: instance JSON, or a piece list (see --columns).
     instance: PathBuf,
+    #[command(flatten)]
+    source: InstanceSourceArgs,
     /// Wall-clock limit in seconds (default: none).
     #[arg(long)]
     time_limit: Option<f64>,
@@ -555,8 +557,8 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
     if args.restart_nodes == 0 {
         bail!("--restart-nodes must be positive");
     }
-    let file = instance_json::read(&args.instance)?;
-    let instance = &file.instance;
+    let loaded = args.source.load(&args.instance)?;
+    let instance = &loaded.instance;
     println!(
         "instance: {} ({}, {} pieces, {} clues)",
         args.instance.display(),
@@ -652,7 +654,7 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
             println!("wrote {}", path.display());
         }
         if let Some(path) = &args.svg {
-            let title = file.name.clone().unwrap_or_else(|| args.instance.display().to_string());
+            let title = loaded.name.clone();
             output::write_atomic(path, render::svg(instance, board, &title, render::Style::default()).as_bytes())?;
             println!("wrote {}", path.display());
         }
