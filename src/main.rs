@@ -559,13 +559,7 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
     }
     let loaded = args.source.load(&args.instance)?;
     let instance = &loaded.instance;
-    println!(
-        "instance: {} ({}, {} pieces, {} clues)",
-        args.instance.display(),
-        instance.grid,
-        instance.pieces.len(),
-        instance.clues.len()
-    );
+    println!("{}", describe(&args.instance, &loaded));
     interrupt::install().map_err(anyhow::Error::msg)?;
     let outcome = match args.solver {
         SolverArg::Cpsat => {
@@ -666,6 +660,19 @@ fn solve(args: SolveArgs) -> Result<ExitCode> {
     Ok(if verified.solved { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
+/// The `instance:` line: path, size, pieces, clues, and how a piece list was read.
+fn describe(path: &Path, loaded: &load::Loaded) -> String {
+    let instance = &loaded.instance;
+    let columns = loaded.columns.map_or(String::new(), |c| format!(", columns {c}"));
+    format!(
+        "instance: {} ({}, {} pieces, {} clues{columns})",
+        path.display(),
+        instance.grid,
+        instance.pieces.len(),
+        instance.clues.len()
+    )
+}
+
 fn print_board(board: &Board) {
     println!("board (piece/rotation, row by row):");
     for row in board.cells.chunks(board.grid.width) {
@@ -738,14 +745,7 @@ fn verify(args: VerifyArgs) -> Result<ExitCode> {
         });
         println!("{}", serde_json::to_string_pretty(&json).expect("JSON values serialize"));
     } else {
-        let columns = loaded.columns.map_or(String::new(), |c| format!(", columns {c}"));
-        println!(
-            "instance: {} ({}, {} pieces, {} clues{columns})",
-            args.instance.display(),
-            instance.grid,
-            instance.pieces.len(),
-            instance.clues.len()
-        );
+        println!("{}", describe(&args.instance, &loaded));
         println!("board: {}", args.board.display());
         println!("score: {}/{}", report.score, report.max_score);
         if report.placed < report.cells {
