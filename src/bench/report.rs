@@ -135,7 +135,12 @@ const COLOURS: [&str; 8] = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd
 pub fn svg(rungs: &BTreeMap<Rung, Summary>) -> String {
     let mut series: BTreeMap<String, Vec<(u64, f64, f64)>> = BTreeMap::new();
     for (rung, s) in rungs {
-        let name = format!("{} {} s, {}", rung.arm, budget(rung.budget_ms), rung.colours);
+        // The DFS budgets are rungs of their own; the other arms' limits may vary by size.
+        let name = if rung.arm == "dfs" {
+            format!("dfs {} s, {}", budget(rung.budget_ms), rung.colours)
+        } else {
+            format!("{}, {}", rung.arm, rung.colours)
+        };
         let frac = s.solved as f64 / s.runs.max(1) as f64;
         let med = median(&s.all_seconds).unwrap_or(f64::NAN);
         series.entry(name).or_default().push((rung.size, frac, med));
@@ -202,6 +207,11 @@ pub fn svg(rungs: &BTreeMap<Rung, Summary>) -> String {
                 "<polyline points=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\"{dash}/>",
                 pts.join(" ")
             );
+            // Markers, so that a series of one size still shows.
+            for p in &pts {
+                let (cx, cy) = p.split_once(',').expect("x,y");
+                let _ = writeln!(out, "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"3\" fill=\"{colour}\"/>");
+            }
         }
         let ly = h + 14.0 + 18.0 * i as f64;
         let _ = writeln!(
