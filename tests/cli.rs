@@ -362,3 +362,25 @@ fn ctrl_c_interrupts_a_cpsat_solve() {
     assert!(all.contains("interrupted"), "{all}");
     assert!(start.elapsed().as_secs() < 60, "the stop call did not stop the search");
 }
+
+/// HiGHS does not look at its interrupt callback during its root LP: Ctrl-C
+/// still ends the MIP solve within the grace period, with exit code 130.
+#[test]
+fn ctrl_c_ends_a_mip_solve_in_its_root_lp() {
+    let instance = models().join("planted-12x12-f5i17-s2.json");
+    let start = std::time::Instant::now();
+    let child = bin()
+        .args(["solve", "--solver", "mip", instance.to_str().unwrap(), "--time-limit", "600"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(2500));
+    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let output = child.wait_with_output().unwrap();
+    let all = text(&output);
+    assert_eq!(output.status.code(), Some(130), "{all}");
+    assert!(all.contains("interrupted"), "{all}");
+    assert!(start.elapsed().as_secs() < 30, "took {:?}", start.elapsed());
+}
