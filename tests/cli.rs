@@ -341,26 +341,29 @@ fn a_killed_cliff_bench_resumes() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Runs the binary, sends it SIGINT after `millis`, and returns its output and how long it ran.
+fn interrupt_after(args: &[&str], millis: u64) -> (Output, std::time::Duration) {
+    let start = std::time::Instant::now();
+    let child =
+        bin().args(args).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(millis));
+    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(status.success());
+    let output = child.wait_with_output().unwrap();
+    (output, start.elapsed())
+}
+
 /// Ctrl-C (SIGINT) stops CP-SAT through the bridge's stop call: the command
 /// says "interrupted" and exits 130 long before its time limit.
 #[test]
 fn ctrl_c_interrupts_a_cpsat_solve() {
     let instance = models().join("planted-16x16-f5i17-s1.json");
-    let start = std::time::Instant::now();
-    let child = bin()
-        .args(["solve", instance.to_str().unwrap(), "--model", "element", "--time-limit", "600"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
-    assert!(status.success());
-    let output = child.wait_with_output().unwrap();
+    let args = ["solve", instance.to_str().unwrap(), "--model", "element", "--time-limit", "600"];
+    let (output, took) = interrupt_after(&args, 1500);
     let all = text(&output);
     assert_eq!(output.status.code(), Some(130), "{all}");
     assert!(all.contains("interrupted"), "{all}");
-    assert!(start.elapsed().as_secs() < 60, "the stop call did not stop the search");
+    assert!(took.as_secs() < 60, "the stop call did not stop the search");
 }
 
 /// HiGHS does not look at its interrupt callback during its root LP: Ctrl-C
@@ -368,19 +371,10 @@ fn ctrl_c_interrupts_a_cpsat_solve() {
 #[test]
 fn ctrl_c_ends_a_mip_solve_in_its_root_lp() {
     let instance = models().join("planted-12x12-f5i17-s2.json");
-    let start = std::time::Instant::now();
-    let child = bin()
-        .args(["solve", "--solver", "mip", instance.to_str().unwrap(), "--time-limit", "600"])
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(2500));
-    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
-    assert!(status.success());
-    let output = child.wait_with_output().unwrap();
+    let args = ["solve", "--solver", "mip", instance.to_str().unwrap(), "--time-limit", "600"];
+    let (output, took) = interrupt_after(&args, 2500);
     let all = text(&output);
     assert_eq!(output.status.code(), Some(130), "{all}");
     assert!(all.contains("interrupted"), "{all}");
-    assert!(start.elapsed().as_secs() < 30, "took {:?}", start.elapsed());
+    assert!(took.as_secs() < 30, "took {took:?}");
 }
