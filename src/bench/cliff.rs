@@ -250,13 +250,11 @@ pub fn run(config: &CliffConfig, provenance: &Value) -> Result<usize, Error> {
             break;
         }
         let verified = solver::verify(&instance, &outcome)?;
-        eprintln!(
-            "{}, score {}/{} in {:.1} s",
-            if verified.solved { "solved" } else { "not solved" },
-            verified.score,
-            instance.grid.max_score(),
-            outcome.seconds
-        );
+        let score = match verified.report {
+            Some(_) => format!("score {}/{}", verified.score, instance.grid.max_score()),
+            None => "no board".to_owned(),
+        };
+        eprintln!("{}, {score} in {:.1} s", if verified.solved { "solved" } else { "not solved" }, outcome.seconds);
         let record = record(job, &instance, &outcome, &verified, nodes, restarts, workers, config, provenance);
         append_line(&config.runs, &record.to_string())?;
     }
@@ -284,6 +282,7 @@ fn record(
         "budget": job.budget,
         "status": outcome.status.to_string(),
         "solved": verified.solved,
+        "board": verified.report.is_some(),
         "verified_score": verified.score,
         "target": instance.grid.max_score(),
         "seconds": round3(outcome.seconds),

@@ -29,7 +29,7 @@ pub struct Summary {
     pub solve_seconds: Vec<f64>,
     /// Seconds of all runs (unsolved ones at their budget), sorted.
     pub all_seconds: Vec<f64>,
-    /// Verified scores, sorted.
+    /// Verified scores of the runs that returned a board, sorted.
     pub scores: Vec<u64>,
     /// Target score (full board).
     pub target: u64,
@@ -67,7 +67,9 @@ pub fn summarize(runs: &[Value]) -> BTreeMap<Rung, Summary> {
             s.solve_seconds.push(seconds);
         }
         s.all_seconds.push(seconds);
-        s.scores.push(run["verified_score"].as_u64().unwrap_or(0));
+        if returned_board(run) {
+            s.scores.push(run["verified_score"].as_u64().unwrap_or(0));
+        }
         s.target = run["target"].as_u64().unwrap_or(0);
         if let Some(n) = run["nodes"].as_u64() {
             s.nodes.push(n);
@@ -87,6 +89,13 @@ pub fn summarize(runs: &[Value]) -> BTreeMap<Rung, Summary> {
     rungs
 }
 
+/// Whether the run returned a board for the checker to score. Runs files from
+/// before the `board` field: CP-SAT (a decision problem) returns a board only
+/// when it solves; the DFS and the MIP always return their best board.
+fn returned_board(run: &Value) -> bool {
+    run["board"].as_bool().unwrap_or_else(|| run["solved"].as_bool() == Some(true) || run["arm"] != "cpsat")
+}
+
 fn median<T: Copy>(xs: &[T]) -> Option<T> {
     (!xs.is_empty()).then(|| xs[(xs.len() - 1) / 2])
 }
@@ -99,7 +108,7 @@ fn budget(ms: u64) -> String {
 /// The markdown table, one row per rung.
 pub fn markdown(rungs: &BTreeMap<Rung, Summary>) -> String {
     let mut out = String::from(
-        "| colours | size | arm | budget (s) | full solves | seconds to solve (min / median / max) | verified score (min / median / max) / target | median nodes |\n\
+        "| colours | size | arm | budget (s) | full solves | seconds to solve (min / median / max) | verified score of the boards returned (min / median / max) / target | median nodes |\n\
          |---|---|---|---|---|---|---|---|\n",
     );
     for (rung, s) in rungs {
@@ -108,8 +117,11 @@ pub fn markdown(rungs: &BTreeMap<Rung, Summary>) -> String {
             _ => "—".to_owned(),
         };
         let scores = match (s.scores.first(), median(&s.scores), s.scores.last()) {
-            (Some(a), Some(m), Some(b)) => format!("{a} / {m} / {b} of {}", s.target),
-            _ => "—".to_owned(),
+            (Some(a), Some(m), Some(b)) if s.scores.len() == s.runs => format!("{a} / {m} / {b} of {}", s.target),
+            (Some(a), Some(m), Some(b)) => {
+                format!("{a} / {m} / {b} of {} ({} of {} runs returned a board)", s.target, s.scores.len(), s.runs)
+            }
+            _ => "no board".to_owned(),
         };
         let nodes = median(&s.nodes).map_or("—".to_owned(), |n| format!("{:.1} M", n as f64 / 1e6));
         let _ = writeln!(
@@ -127,24 +139,34 @@ pub fn markdown(rungs: &BTreeMap<Rung, Summary>) -> String {
     out
 }
 
-const COLOURS: [&str; 8] = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"];
+const COLOURS: [&str; 10] =
+    ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"];
+/// One dash pattern per colour setting (the first solid).
+const DASHES: [&str; 4] =
+    ["", " stroke-dasharray=\"7 4\"", " stroke-dasharray=\"2 3\"", " stroke-dasharray=\"9 3 2 3\""];
 
 /// An SVG chart: solved fraction (left) and median seconds over all runs
 /// (right, log scale; unsolved runs count at their budget) against board size,
-/// one line per arm, budget and colour setting.
+/// one line per arm, budget and colour setting: the colour tells the arm and
+/// budget, the dash pattern the colour setting.
 pub fn svg(rungs: &BTreeMap<Rung, Summary>) -> String {
-    let mut series: BTreeMap<String, Vec<(u64, f64, f64)>> = BTreeMap::new();
+    // Series keyed by (arm and budget, colour setting).
+    let mut series: BTreeMap<(String, String), Vec<(u64, f64, f64)>> = BTreeMap::new();
     for (rung, s) in rungs {
         // The DFS budgets are rungs of their own; the other arms' limits may vary by size.
-        let name = if rung.arm == "dfs" {
-            format!("dfs {} s, {}", budget(rung.budget_ms), rung.colours)
-        } else {
-            format!("{}, {}", rung.arm, rung.colours)
-        };
+        let arm = if rung.arm == "dfs" { format!("dfs {} s", budget(rung.budget_ms)) } else { rung.arm.clone() };
         let frac = s.solved as f64 / s.runs.max(1) as f64;
         let med = median(&s.all_seconds).unwrap_or(f64::NAN);
-        series.entry(name).or_default().push((rung.size, frac, med));
+        series.entry((arm, rung.colours.clone())).or_default().push((rung.size, frac, med));
     }
+    let index_of = |names: Vec<&String>| -> BTreeMap<String, usize> {
+        let mut seen: Vec<&String> = names;
+        seen.sort();
+        seen.dedup();
+        seen.into_iter().enumerate().map(|(i, n)| (n.clone(), i)).collect()
+    };
+    let arm_index = index_of(series.keys().map(|k| &k.0).collect());
+    let colours_index = index_of(series.keys().map(|k| &k.1).collect());
     let sizes: Vec<u64> = rungs.keys().map(|r| r.size).collect();
     let (lo, hi) = (sizes.iter().copied().min().unwrap_or(0), sizes.iter().copied().max().unwrap_or(1).max(1));
     let (w, h, pad) = (420.0, 300.0, 50.0);
@@ -192,9 +214,10 @@ pub fn svg(rungs: &BTreeMap<Rung, Summary>) -> String {
     for t in [0.01, 0.1, 1.0, 10.0, 100.0, 1000.0] {
         let _ = writeln!(out, "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{t}</text>", w + pad - 6.0, y_time(t) + 4.0);
     }
-    for (i, (name, points)) in series.iter().enumerate() {
-        let colour = COLOURS[i % COLOURS.len()];
-        let dash = if name.starts_with("dfs") { " stroke-dasharray=\"5 3\"" } else { "" };
+    for (i, ((arm, colours), points)) in series.iter().enumerate() {
+        let colour = COLOURS[arm_index[arm] % COLOURS.len()];
+        let dash = DASHES[colours_index[colours] % DASHES.len()];
+        let name = format!("{arm}, {colours}");
         let frac: Vec<String> = points.iter().map(|&(s, f, _)| format!("{:.1},{:.1}", x(s, 0.0), y_frac(f))).collect();
         let time: Vec<String> = points
             .iter()
@@ -252,5 +275,23 @@ mod tests {
         assert!(table.contains("| 5+17 | 10×10 | cpsat | 300 | 1/1 |"), "{table}");
         let chart = svg(&rungs);
         assert!(chart.starts_with("<svg") && chart.contains("polyline"));
+    }
+
+    #[test]
+    fn runs_without_a_board_have_no_score() {
+        let cpsat = |instance: &str, solved: bool, board: Option<bool>| {
+            let mut run = json!({"arm": "cpsat", "instance": instance, "budget": 120.0, "colours": "5+26",
+                                 "size": 15, "solved": solved, "seconds": if solved { 9.0 } else { 120.0 },
+                                 "verified_score": if solved { 420 } else { 0 }, "target": 420, "workers": 2});
+            if let Some(board) = board {
+                run["board"] = json!(board);
+            }
+            run
+        };
+        // Old lines (no `board` field) and new ones read alike.
+        let table = markdown(&summarize(&[cpsat("a", false, None), cpsat("b", false, Some(false))]));
+        assert!(table.contains("| 0/2 | — | no board |"), "{table}");
+        let table = markdown(&summarize(&[cpsat("a", true, None), cpsat("b", false, Some(false))]));
+        assert!(table.contains("| 420 / 420 / 420 of 420 (1 of 2 runs returned a board) |"), "{table}");
     }
 }
