@@ -141,6 +141,9 @@ pub fn markdown(rungs: &BTreeMap<Rung, Summary>) -> String {
 
 const COLOURS: [&str; 10] =
     ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"];
+/// A point of a chart series: board side, solved fraction, median seconds.
+type Point = (u64, f64, f64);
+
 /// One dash pattern per colour setting (the first solid).
 const DASHES: [&str; 4] =
     ["", " stroke-dasharray=\"7 4\"", " stroke-dasharray=\"2 3\"", " stroke-dasharray=\"9 3 2 3\""];
@@ -151,7 +154,7 @@ const DASHES: [&str; 4] =
 /// budget, the dash pattern the colour setting.
 pub fn svg(rungs: &BTreeMap<Rung, Summary>) -> String {
     // Series keyed by (arm and budget, colour setting).
-    let mut series: BTreeMap<(String, String), Vec<(u64, f64, f64)>> = BTreeMap::new();
+    let mut series: BTreeMap<(String, String), Vec<Point>> = BTreeMap::new();
     for (rung, s) in rungs {
         // The DFS budgets are rungs of their own; the other arms' limits may vary by size.
         let arm = if rung.arm == "dfs" { format!("dfs {} s", budget(rung.budget_ms)) } else { rung.arm.clone() };
