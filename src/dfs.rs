@@ -440,16 +440,11 @@ mod tests {
     use super::*;
     use crate::check::check;
     use crate::generate::{PlantedSpec, planted};
-    use crate::puzzle::Grid;
-
-    fn spec(n: usize, f: u32, i: u32, seed: u64) -> PlantedSpec {
-        PlantedSpec { grid: Grid { width: n, height: n }, frame_colours: f, interior_colours: i, clues: 5, seed }
-    }
 
     #[test]
     fn randomized_dfs_solves_small_planted_boards() {
         for seed in 1..=4 {
-            let p = planted(&spec(6, 3, 6, seed)).unwrap();
+            let p = planted(&PlantedSpec::square(6, 3, 6, seed)).unwrap();
             let (outcome, stats) = solve(&p.instance, &Options { seed, ..Options::default() });
             assert_eq!(outcome.status, Status::Solved);
             let report = check(&p.instance, outcome.board.as_ref().unwrap());
@@ -460,7 +455,7 @@ mod tests {
 
     #[test]
     fn complete_dfs_finds_the_planted_solution() {
-        let p = planted(&spec(5, 2, 4, 3)).unwrap();
+        let p = planted(&PlantedSpec::square(5, 2, 4, 3)).unwrap();
         let options = Options { complete: true, count_cap: u64::MAX, ..Options::default() };
         let (outcome, stats) = solve(&p.instance, &options);
         assert_eq!(outcome.status, Status::Solved);
@@ -472,7 +467,7 @@ mod tests {
     fn flux_pruning_keeps_every_solution() {
         // The certificate is sound: with it, the complete search finds the same solutions.
         for seed in 1..=3 {
-            let p = planted(&spec(5, 2, 4, seed)).unwrap();
+            let p = planted(&PlantedSpec::square(5, 2, 4, seed)).unwrap();
             let all = Options { complete: true, count_cap: u64::MAX, collect: true, ..Options::default() };
             let pruned = Options { flux_prune: Some(10), ..all.clone() };
             let (a, _) = solve(&p.instance, &all);
@@ -486,7 +481,7 @@ mod tests {
     #[test]
     fn partial_answers_are_exact_matches() {
         // A limit of a few nodes leaves a partial board with no mismatch.
-        let p = planted(&spec(10, 5, 17, 1)).unwrap();
+        let p = planted(&PlantedSpec::square(10, 5, 17, 1)).unwrap();
         let options = Options { restart_nodes: 50, time_limit: Some(0.05), ..Options::default() };
         let (outcome, _) = solve(&p.instance, &options);
         let board = outcome.board.unwrap();

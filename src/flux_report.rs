@@ -185,14 +185,7 @@ pub fn report(instance: &Instance, spec: SweepSpec, fills: &[f64]) -> Value {
     let ks = flux::colours(instance);
     let g: Vec<Vec<i64>> = ks.iter().map(|&k| instance.pieces.iter().map(|p| axis_weight(p.0, k)).collect()).collect();
     let planted_ok = (1..=20).all(|seed| {
-        let p = planted(&PlantedSpec {
-            grid: Grid { width: 8, height: 8 },
-            frame_colours: spec.frame,
-            interior_colours: spec.interior,
-            clues: 5,
-            seed,
-        })
-        .expect("generated");
+        let p = planted(&PlantedSpec::square(8, spec.frame, spec.interior, seed)).expect("generated");
         flux::law_holds(&p.instance, &p.solution) && fourth_member(&p.instance, &p.solution).iter().all(|x| x.1 == 0)
     });
     json!({

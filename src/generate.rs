@@ -42,6 +42,11 @@ pub struct PlantedSpec {
 }
 
 impl PlantedSpec {
+    /// A `side`×`side` board with five clue cells, as in Eternity II and the benchmarks.
+    pub fn square(side: usize, frame_colours: u32, interior_colours: u32, seed: u64) -> Self {
+        PlantedSpec { grid: Grid { width: side, height: side }, frame_colours, interior_colours, clues: 5, seed }
+    }
+
     /// The conventional file stem, e.g. `planted-12x12-f5i17-s1`.
     pub fn name(&self) -> String {
         format!(
@@ -209,13 +214,9 @@ fn clue_cells(grid: Grid, wanted: usize, rng: &mut Rng) -> Result<Vec<usize>, Er
 mod tests {
     use super::*;
 
-    fn spec(n: usize, f: u32, i: u32, seed: u64) -> PlantedSpec {
-        PlantedSpec { grid: Grid { width: n, height: n }, frame_colours: f, interior_colours: i, clues: 5, seed }
-    }
-
     #[test]
     fn planted_solution_matches_everywhere() {
-        let p = planted(&spec(8, 3, 6, 1)).unwrap();
+        let p = planted(&PlantedSpec::square(8, 3, 6, 1)).unwrap();
         assert_eq!(p.solution.score(&p.instance), p.instance.grid.max_score());
         assert_eq!(p.instance.clues.len(), 5);
         let g = p.instance.grid;
@@ -225,7 +226,7 @@ mod tests {
 
     #[test]
     fn colours_are_balanced_per_class() {
-        let p = planted(&spec(10, 5, 17, 4)).unwrap();
+        let p = planted(&PlantedSpec::square(10, 5, 17, 4)).unwrap();
         let g = p.instance.grid;
         let mut counts = [0usize; 23];
         for (cell, side) in g.joins() {
@@ -240,26 +241,26 @@ mod tests {
 
     #[test]
     fn no_duplicates_or_symmetric_pieces() {
-        let p = planted(&spec(12, 5, 17, 2)).unwrap();
+        let p = planted(&PlantedSpec::square(12, 5, 17, 2)).unwrap();
         assert!(bad_cells(&p.instance.pieces).is_empty());
     }
 
     #[test]
     fn same_seed_same_instance() {
-        let a = planted(&spec(7, 2, 5, 9)).unwrap();
-        let b = planted(&spec(7, 2, 5, 9)).unwrap();
-        let c = planted(&spec(7, 2, 5, 10)).unwrap();
+        let a = planted(&PlantedSpec::square(7, 2, 5, 9)).unwrap();
+        let b = planted(&PlantedSpec::square(7, 2, 5, 9)).unwrap();
+        let c = planted(&PlantedSpec::square(7, 2, 5, 10)).unwrap();
         assert_eq!(a.instance, b.instance);
         assert_ne!(a.instance, c.instance);
     }
 
     #[test]
     fn impossible_requests_fail_cleanly() {
-        let few = planted(&spec(6, 1, 1, 1)).unwrap_err().to_string();
+        let few = planted(&PlantedSpec::square(6, 1, 1, 1)).unwrap_err().to_string();
         assert!(few.contains("duplicate"), "{few}");
-        assert!(planted(&spec(1, 1, 1, 1)).is_err());
-        assert!(planted(&spec(5, 0, 4, 1)).is_err());
-        let mut many = spec(4, 2, 6, 1);
+        assert!(planted(&PlantedSpec::square(1, 1, 1, 1)).is_err());
+        assert!(planted(&PlantedSpec::square(5, 0, 4, 1)).is_err());
+        let mut many = PlantedSpec::square(4, 2, 6, 1);
         many.clues = 17;
         assert!(planted(&many).is_err());
     }

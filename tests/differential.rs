@@ -81,8 +81,7 @@ fn hand_made_boards_with_several_solutions() {
 #[test]
 fn planted_boards_agree() {
     for (n, f, i, seed) in [(4, 2, 4, 1), (5, 2, 4, 2), (6, 3, 6, 3)] {
-        let spec =
-            PlantedSpec { grid: Grid { width: n, height: n }, frame_colours: f, interior_colours: i, clues: 5, seed };
+        let spec = PlantedSpec::square(n, f, i, seed);
         let p = planted(&spec).unwrap();
         let count = agree(&p.instance, Formulation::Table);
         assert!(count >= 1);
@@ -94,8 +93,7 @@ fn planted_boards_agree() {
 
 #[test]
 fn an_edited_piece_makes_both_infeasible() {
-    let spec =
-        PlantedSpec { grid: Grid { width: 5, height: 5 }, frame_colours: 2, interior_colours: 4, clues: 5, seed: 7 };
+    let spec = PlantedSpec::square(5, 2, 4, 7);
     let mut instance = planted(&spec).unwrap().instance;
     let inner = instance.pieces.iter().position(|p| p.grey_sides() == 0).unwrap();
     instance.pieces[inner].0[0] = 99;
@@ -121,15 +119,13 @@ fn the_mip_agrees_on_small_boards() {
     let env = mip::MipEnv::new();
     let options = mip::Options { time_limit: Some(60.0), ..mip::Options::default() };
     for (n, seed) in [(4, 1), (5, 2)] {
-        let spec =
-            PlantedSpec { grid: Grid { width: n, height: n }, frame_colours: 2, interior_colours: 4, clues: 5, seed };
+        let spec = PlantedSpec::square(n, 2, 4, seed);
         let p = planted(&spec).unwrap();
         let outcome = mip::solve(&p.instance, &options, &env).unwrap();
         assert_eq!(outcome.status, edgematch::solver::Status::Solved);
         assert!(check(&p.instance, outcome.board.as_ref().unwrap()).is_solution());
     }
-    let spec =
-        PlantedSpec { grid: Grid { width: 5, height: 5 }, frame_colours: 2, interior_colours: 4, clues: 5, seed: 7 };
+    let spec = PlantedSpec::square(5, 2, 4, 7);
     let mut instance = planted(&spec).unwrap().instance;
     let inner = instance.pieces.iter().position(|p| p.grey_sides() == 0).unwrap();
     instance.pieces[inner].0[0] = 99;

@@ -18,7 +18,7 @@ use crate::cpsat::{self, SolveEnv};
 use crate::error::Error;
 use crate::formats::instance_json;
 use crate::generate::{PlantedSpec, planted};
-use crate::puzzle::{Grid, Instance};
+use crate::puzzle::Instance;
 use crate::solver::Outcome;
 use crate::{dfs, interrupt, mip, solver};
 
@@ -127,13 +127,7 @@ impl Job {
     }
 
     fn spec(&self) -> PlantedSpec {
-        PlantedSpec {
-            grid: Grid { width: self.size, height: self.size },
-            frame_colours: self.colours.frame,
-            interior_colours: self.colours.interior,
-            clues: 5,
-            seed: self.seed,
-        }
+        PlantedSpec::square(self.size, self.colours.frame, self.colours.interior, self.seed)
     }
 
     /// What identifies a run in the runs file.

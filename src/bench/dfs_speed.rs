@@ -55,17 +55,10 @@ pub fn dfs_speed(instances: &[PathBuf], seconds: f64, provenance: Value) -> Resu
 /// returns the JSON record.
 pub fn flux_prune(sizes: &[usize], seeds: &[u64], fill: f64, seconds: f64, provenance: Value) -> Result<String, Error> {
     use crate::generate::{PlantedSpec, planted};
-    use crate::puzzle::Grid;
     let mut runs = Vec::new();
     for &size in sizes {
         for &seed in seeds {
-            let spec = PlantedSpec {
-                grid: Grid { width: size, height: size },
-                frame_colours: 5,
-                interior_colours: 17,
-                clues: 5,
-                seed,
-            };
+            let spec = PlantedSpec::square(size, 5, 17, seed);
             let p = planted(&spec)?;
             let threshold = (fill * (size * size) as f64).ceil() as usize;
             for prune in [None, Some(threshold)] {
