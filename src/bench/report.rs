@@ -1,6 +1,6 @@
 //! `bench report`: runs files merged into a markdown table and an SVG chart.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
 use serde_json::Value;
@@ -139,11 +139,9 @@ pub fn markdown(rungs: &BTreeMap<Rung, Summary>) -> String {
     out
 }
 
+/// One colour per arm and budget.
 const COLOURS: [&str; 10] =
     ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"];
-/// A point of a chart series: board side, solved fraction, median seconds.
-type Point = (u64, f64, f64);
-
 /// One dash pattern per colour setting (the first solid).
 const DASHES: [&str; 4] =
     ["", " stroke-dasharray=\"7 4\"", " stroke-dasharray=\"2 3\"", " stroke-dasharray=\"9 3 2 3\""];
@@ -153,6 +151,8 @@ const DASHES: [&str; 4] =
 /// one line per arm, budget and colour setting: the colour tells the arm and
 /// budget, the dash pattern the colour setting.
 pub fn svg(rungs: &BTreeMap<Rung, Summary>) -> String {
+    /// A point of a series: board side, solved fraction, median seconds.
+    type Point = (u64, f64, f64);
     // Series keyed by (arm and budget, colour setting).
     let mut series: BTreeMap<(String, String), Vec<Point>> = BTreeMap::new();
     for (rung, s) in rungs {
@@ -162,14 +162,9 @@ pub fn svg(rungs: &BTreeMap<Rung, Summary>) -> String {
         let med = median(&s.all_seconds).unwrap_or(f64::NAN);
         series.entry((arm, rung.colours.clone())).or_default().push((rung.size, frac, med));
     }
-    let index_of = |names: Vec<&String>| -> BTreeMap<String, usize> {
-        let mut seen: Vec<&String> = names;
-        seen.sort();
-        seen.dedup();
-        seen.into_iter().enumerate().map(|(i, n)| (n.clone(), i)).collect()
-    };
-    let arm_index = index_of(series.keys().map(|k| &k.0).collect());
-    let colours_index = index_of(series.keys().map(|k| &k.1).collect());
+    let arms: BTreeSet<&String> = series.keys().map(|k| &k.0).collect();
+    let settings: BTreeSet<&String> = series.keys().map(|k| &k.1).collect();
+    let rank = |set: &BTreeSet<&String>, name: &String| set.iter().position(|n| *n == name).unwrap_or(0);
     let sizes: Vec<u64> = rungs.keys().map(|r| r.size).collect();
     let (lo, hi) = (sizes.iter().copied().min().unwrap_or(0), sizes.iter().copied().max().unwrap_or(1).max(1));
     let (w, h, pad) = (420.0, 300.0, 50.0);
@@ -218,8 +213,8 @@ pub fn svg(rungs: &BTreeMap<Rung, Summary>) -> String {
         let _ = writeln!(out, "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{t}</text>", w + pad - 6.0, y_time(t) + 4.0);
     }
     for (i, ((arm, colours), points)) in series.iter().enumerate() {
-        let colour = COLOURS[arm_index[arm] % COLOURS.len()];
-        let dash = DASHES[colours_index[colours] % DASHES.len()];
+        let colour = COLOURS[rank(&arms, arm) % COLOURS.len()];
+        let dash = DASHES[rank(&settings, colours) % DASHES.len()];
         let name = format!("{arm}, {colours}");
         let frac: Vec<String> = points.iter().map(|&(s, f, _)| format!("{:.1},{:.1}", x(s, 0.0), y_frac(f))).collect();
         let time: Vec<String> = points
