@@ -35,6 +35,7 @@ fn run() -> Result<(), String> {
     compile_protos(&manifest_dir)?;
     let lib_dir = ortools_lib_dir(&manifest_dir)?;
     compile_bridge();
+    emit_commit();
 
     println!("cargo:rustc-link-search=native={}", lib_dir.display());
     println!("cargo:rustc-link-lib=dylib:+verbatim={LIB_FILE}");
@@ -45,6 +46,18 @@ fn run() -> Result<(), String> {
     println!("cargo:rustc-env=EDGEMATCH_ORTOOLS_VERSION={ORTOOLS_VERSION}");
     println!("cargo:rustc-env=EDGEMATCH_ORTOOLS_LIB_DIR={}", lib_dir.display());
     Ok(())
+}
+
+/// Bakes the commit and the dirty flag into the binary (`VERGEN_GIT_SHA`,
+/// `VERGEN_GIT_DIRTY`), so a copied binary still knows what it was built from.
+/// Outside a git checkout vergen emits placeholders with a warning, and the
+/// records say `unknown`.
+fn emit_commit() {
+    let git = vergen_gitcl::Gitcl::builder().sha(true).dirty(true).build();
+    let emitted = vergen_gitcl::Emitter::default().add_instructions(&git).and_then(|e| e.emit());
+    if let Err(e) = emitted {
+        println!("cargo:warning=cannot read the git commit: {e}");
+    }
 }
 
 fn compile_protos(manifest_dir: &Path) -> Result<(), String> {

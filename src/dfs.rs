@@ -18,30 +18,24 @@
 
 use std::time::Instant;
 
+use crate::flux;
 use crate::puzzle::{Board, Colour, GREY, Instance, Placement, Rotation, Side};
 use crate::rng::Rng;
-use crate::solver::{Outcome, Status};
-use crate::{flux, interrupt};
+use crate::solver::{self, Limits, Outcome, Status};
+use crate::stop::Stop;
 
-/// How to run the DFS.
+/// The DFS's own options; time, node limit and seed (of the shuffling
+/// stream) come from [`Limits`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
-    /// Wall-clock limit in seconds; `None` runs until done (complete mode) or
-    /// until interrupted.
-    pub time_limit: Option<f64>,
     /// Placements between restarts (randomized mode).
     pub restart_nodes: u64,
-    /// Seed of the shuffling stream.
-    pub seed: u64,
     /// Exhaustive search, no restarts, candidates in table order.
     pub complete: bool,
     /// Complete mode: stop after this many solutions.
     pub count_cap: u64,
     /// Complete mode: keep every solution found (see [`enumerate`]).
     pub collect: bool,
-    /// Stop after about this many placements (checked every 4096), for
-    /// reproducible measurements.
-    pub node_limit: Option<u64>,
     /// Apply the flux endgame certificate (see [`crate::flux::certificate_passes`])
     /// after every placement that brings the board to at least this many cells.
     pub flux_prune: Option<usize>,
@@ -49,21 +43,12 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options {
-            time_limit: None,
-            restart_nodes: 100_000,
-            seed: 1,
-            complete: false,
-            count_cap: 1,
-            collect: false,
-            node_limit: None,
-            flux_prune: None,
-        }
+        Options { restart_nodes: 100_000, complete: false, count_cap: 1, collect: false, flux_prune: None }
     }
 }
 
 /// Counters of a DFS run.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
 pub struct Stats {
     /// Placements made.
     pub nodes: u64,
@@ -152,29 +137,21 @@ const NO_PIECE: u16 = u16::MAX;
 
 /// Runs the DFS. The board in the outcome is the solver's claim (a full board
 /// when solved, else the deepest partial board): check it before trusting it.
-pub fn solve(instance: &Instance, options: &Options) -> (Outcome, Stats) {
+pub fn solve(instance: &Instance, options: &Options, limits: &Limits, stop: &Stop) -> Outcome {
     let start = Instant::now();
-    let mut search = Search::new(instance, options);
+    let mut search = Search::new(instance, options, limits, stop);
     let status = search.run(start);
     let seconds = start.elapsed().as_secs_f64();
-    let stats = search.stats.clone();
-    let statistics = vec![
-        ("nodes", stats.nodes.to_string()),
-        ("nodes_per_second", format!("{:.0}", stats.nodes as f64 / seconds.max(1e-9))),
-        ("restarts", stats.restarts.to_string()),
-        ("solutions", stats.solutions.to_string()),
-        ("exhausted", stats.exhausted.to_string()),
-        ("best_placed", stats.best_placed.to_string()),
-        ("flux_pruned", stats.flux_pruned.to_string()),
-    ];
-    (Outcome { status, board: search.best, seconds, statistics }, stats)
+    Outcome { status, board: search.best, seconds, stats: solver::Stats::Dfs(search.stats) }
 }
 
 /// Every solution of `instance`, up to `cap`, by the complete DFS. Returns the
 /// boards and whether the tree was walked to the end (then there are no others).
 pub fn enumerate(instance: &Instance, cap: u64, time_limit: Option<f64>) -> (Vec<Board>, bool) {
-    let options = Options { complete: true, count_cap: cap, collect: true, time_limit, ..Options::default() };
-    let mut search = Search::new(instance, &options);
+    let options = Options { complete: true, count_cap: cap, collect: true, ..Options::default() };
+    let limits = Limits { time_limit, ..Limits::default() };
+    let stop = Stop::new();
+    let mut search = Search::new(instance, &options, &limits, &stop);
     let _ = search.run(Instant::now());
     (search.solutions, search.stats.exhausted)
 }
@@ -182,6 +159,8 @@ pub fn enumerate(instance: &Instance, cap: u64, time_limit: Option<f64>) -> (Vec
 struct Search<'a> {
     instance: &'a Instance,
     options: &'a Options,
+    limits: &'a Limits,
+    stop: &'a Stop,
     tables: Tables,
     slots: Vec<Slot>,
     /// East and south colours shown by each placed cell; one more entry, the
@@ -206,7 +185,7 @@ struct Search<'a> {
 }
 
 impl<'a> Search<'a> {
-    fn new(instance: &'a Instance, options: &'a Options) -> Search<'a> {
+    fn new(instance: &'a Instance, options: &'a Options, limits: &'a Limits, stop: &'a Stop) -> Search<'a> {
         let grid = instance.grid;
         let cells = grid.cells();
         let clue_at = |cell: usize| instance.clues.iter().find(|c| c.cell == cell);
@@ -233,6 +212,8 @@ impl<'a> Search<'a> {
         let mut search = Search {
             instance,
             options,
+            limits,
+            stop,
             tables,
             slots,
             east: vec![GREY; cells + 1],
@@ -244,7 +225,7 @@ impl<'a> Search<'a> {
             stride: longest as usize,
             len: vec![0; depth],
             next: vec![0; depth],
-            rng: Rng::new(options.seed),
+            rng: Rng::new(limits.seed),
             stats: Stats::default(),
             best: None,
             clue_count: instance.clues.len(),
@@ -317,7 +298,7 @@ impl<'a> Search<'a> {
         let cells = (self.piece.iter().zip(&self.rotation))
             .map(|(&piece, &turns)| {
                 (piece != NO_PIECE)
-                    .then(|| Placement { piece: usize::from(piece), rotation: Rotation::new(turns).expect("0..4") })
+                    .then(|| Placement { piece: usize::from(piece), rotation: Rotation::wrapping(usize::from(turns)) })
             })
             .collect();
         Board { grid: self.instance.grid, cells }
@@ -332,9 +313,9 @@ impl<'a> Search<'a> {
     }
 
     fn out_of_time(&self, start: Instant) -> bool {
-        interrupt::raised()
-            || self.options.time_limit.is_some_and(|limit| start.elapsed().as_secs_f64() >= limit)
-            || self.options.node_limit.is_some_and(|limit| self.stats.nodes >= limit)
+        self.stop.is_raised()
+            || self.limits.time_limit.is_some_and(|limit| start.elapsed().as_secs_f64() >= limit)
+            || self.limits.node_limit.is_some_and(|limit| self.stats.nodes >= limit)
     }
 
     /// True if the clues alone break a rule: a clue showing a wrong colour on
@@ -379,7 +360,7 @@ impl<'a> Search<'a> {
             if self.stats.nodes >= next_check {
                 next_check = self.stats.nodes + 4096;
                 if self.out_of_time(start) {
-                    return if interrupt::raised() { Status::Interrupted } else { Status::Unknown };
+                    return if self.stop.is_raised() { Status::Interrupted } else { Status::Unknown };
                 }
             }
             if self.advance(depth) {
@@ -441,11 +422,18 @@ mod tests {
     use crate::check::check;
     use crate::generate::{PlantedSpec, planted};
 
+    /// Runs the DFS with no stop, returning the outcome and its counters.
+    fn run(instance: &Instance, options: &Options, limits: &Limits) -> (Outcome, Stats) {
+        let outcome = solve(instance, options, limits, &Stop::new());
+        let solver::Stats::Dfs(stats) = outcome.stats.clone() else { unreachable!("the DFS returns DFS stats") };
+        (outcome, stats)
+    }
+
     #[test]
     fn randomized_dfs_solves_small_planted_boards() {
         for seed in 1..=4 {
             let p = planted(&PlantedSpec::square(6, 3, 6, seed)).unwrap();
-            let (outcome, stats) = solve(&p.instance, &Options { seed, ..Options::default() });
+            let (outcome, stats) = run(&p.instance, &Options::default(), &Limits { seed, ..Limits::default() });
             assert_eq!(outcome.status, Status::Solved);
             let report = check(&p.instance, outcome.board.as_ref().unwrap());
             assert!(report.is_solution(), "{report}");
@@ -457,7 +445,7 @@ mod tests {
     fn complete_dfs_finds_the_planted_solution() {
         let p = planted(&PlantedSpec::square(5, 2, 4, 3)).unwrap();
         let options = Options { complete: true, count_cap: u64::MAX, ..Options::default() };
-        let (outcome, stats) = solve(&p.instance, &options);
+        let (outcome, stats) = run(&p.instance, &options, &Limits::default());
         assert_eq!(outcome.status, Status::Solved);
         assert!(stats.exhausted);
         assert!(stats.solutions >= 1);
@@ -470,10 +458,10 @@ mod tests {
             let p = planted(&PlantedSpec::square(5, 2, 4, seed)).unwrap();
             let all = Options { complete: true, count_cap: u64::MAX, collect: true, ..Options::default() };
             let pruned = Options { flux_prune: Some(10), ..all.clone() };
-            let (a, _) = solve(&p.instance, &all);
-            let (b, stats) = solve(&p.instance, &pruned);
+            let (a, a_stats) = run(&p.instance, &all, &Limits::default());
+            let (b, stats) = run(&p.instance, &pruned, &Limits::default());
             assert_eq!(a.status, b.status);
-            assert_eq!(a.statistics[3], b.statistics[3], "solution counts");
+            assert_eq!(a_stats.solutions, stats.solutions, "solution counts");
             assert!(stats.exhausted);
         }
     }
@@ -482,10 +470,19 @@ mod tests {
     fn partial_answers_are_exact_matches() {
         // A limit of a few nodes leaves a partial board with no mismatch.
         let p = planted(&PlantedSpec::square(10, 5, 17, 1)).unwrap();
-        let options = Options { restart_nodes: 50, time_limit: Some(0.05), ..Options::default() };
-        let (outcome, _) = solve(&p.instance, &options);
+        let options = Options { restart_nodes: 50, ..Options::default() };
+        let (outcome, _) = run(&p.instance, &options, &Limits { time_limit: Some(0.05), ..Limits::default() });
         let board = outcome.board.unwrap();
         let report = check(&p.instance, &board);
         assert!(report.violations.is_empty(), "{report}");
+    }
+
+    #[test]
+    fn a_raised_stop_ends_the_search() {
+        let p = planted(&PlantedSpec::square(16, 5, 17, 1)).unwrap();
+        let stop = Stop::new();
+        stop.raise();
+        let outcome = solve(&p.instance, &Options::default(), &Limits::default(), &stop);
+        assert_eq!(outcome.status, Status::Interrupted);
     }
 }

@@ -46,6 +46,9 @@ pub enum Error {
     /// A solver returned a board the checker rejects: a solver bug.
     #[error("{0}")]
     Rejected(String),
+    /// Solver options or limits that the solver cannot take.
+    #[error("{0}")]
+    Options(String),
     /// The C++ bridge reported a failure.
     #[error("CP-SAT bridge: {0}")]
     Bridge(String),

@@ -19,8 +19,9 @@
 use std::collections::HashMap;
 
 use crate::error::Error;
-use crate::formats::instance_json::ColourCounts;
-use crate::puzzle::{Board, Clue, Colour, GREY, Grid, Instance, MAX_SIDE, Piece, Placement, Rotation, Side};
+use crate::puzzle::{
+    Board, Clue, Colour, ColourCounts, GREY, Grid, Instance, MAX_SIDE, Piece, Placement, Rotation, Side,
+};
 use crate::rng::Rng;
 
 /// Recolouring steps tried before giving up on a duplicate-free board.

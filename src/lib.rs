@@ -21,5 +21,7 @@ pub mod puzzle;
 pub mod render;
 pub mod rng;
 pub mod solver;
+pub mod stop;
+pub mod verify;
 
 pub use error::{Error, Result};

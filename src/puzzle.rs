@@ -83,6 +83,18 @@ impl Rotation {
     }
 }
 
+/// A number read from a file or a solver that is not a rotation (0..=3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("rotation {0} is not in 0..=3")]
+pub struct BadRotation(pub i64);
+
+impl TryFrom<i64> for Rotation {
+    type Error = BadRotation;
+    fn try_from(turns: i64) -> Result<Rotation, BadRotation> {
+        u8::try_from(turns).ok().and_then(Rotation::new).ok_or(BadRotation(turns))
+    }
+}
+
 /// A piece: its colours on sides N, E, S, W in its reference orientation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Piece(pub [Colour; 4]);
@@ -143,7 +155,34 @@ pub struct Grid {
     pub height: usize,
 }
 
+/// A board side outside 1..=[`MAX_SIDE`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{axis} {value} is not in 1..={MAX_SIDE}")]
+pub struct BadSide {
+    /// `width` or `height`.
+    pub axis: &'static str,
+    /// The value given, as written.
+    pub value: String,
+}
+
 impl Grid {
+    /// A board of `width` columns and `height` rows, each in 1..=[`MAX_SIDE`].
+    /// The one place where a size read from a file or typed on the command
+    /// line becomes a grid.
+    pub fn new<T>(width: T, height: T) -> Result<Grid, BadSide>
+    where
+        T: TryInto<usize> + Copy + fmt::Display,
+    {
+        let side = |axis: &'static str, value: T| {
+            value
+                .try_into()
+                .ok()
+                .filter(|v| (1..=MAX_SIDE).contains(v))
+                .ok_or_else(|| BadSide { axis, value: value.to_string() })
+        };
+        Ok(Grid { width: side("width", width)?, height: side("height", height)? })
+    }
+
     /// Number of cells.
     pub fn cells(self) -> usize {
         self.width * self.height
@@ -197,6 +236,16 @@ impl fmt::Display for Grid {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}x{}", self.width, self.height)
     }
+}
+
+/// How many colours of each class a generated instance uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ColourCounts {
+    /// Colours on joins between two rim cells.
+    pub frame: u32,
+    /// Colours on every other inner join.
+    pub interior: u32,
 }
 
 /// A puzzle: the board size, the pieces, and the clue cells.

@@ -211,7 +211,12 @@ fn impossible_generation_writes_nothing() {
 #[test]
 fn dumped_model_parses_in_ortools_python() {
     let Some(python) = std::env::var_os("EDGEMATCH_TEST_PYTHON") else {
-        eprintln!("skipped: set EDGEMATCH_TEST_PYTHON to a Python with ortools==9.15.6755");
+        // CI always sets it (`.ci/run` builds the venv): there a missing
+        // interpreter is a broken CI, not a reason to skip.
+        assert!(std::env::var_os("CI").is_none(), "CI must set EDGEMATCH_TEST_PYTHON");
+        eprintln!(
+            "skipped: dumped_model_parses_in_ortools_python needs EDGEMATCH_TEST_PYTHON naming a Python with ortools==9.15.6755 (.ci/run sets it up)"
+        );
         return;
     };
     let dir = scratch("dump");
@@ -305,7 +310,13 @@ fn a_killed_cliff_bench_resumes() {
         runs.to_str().unwrap(),
     ];
     let mut child = bin().args(args).stderr(std::process::Stdio::null()).spawn().unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(2500));
+    // Kill it once the first run is on disk, in the middle of the second.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while std::fs::read_to_string(&runs).unwrap_or_default().lines().count() < 1 {
+        assert!(std::time::Instant::now() < deadline, "no run finished within 60 s");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
     child.kill().unwrap();
     let _ = child.wait();
     let first: Vec<String> = std::fs::read_to_string(&runs).unwrap_or_default().lines().map(str::to_owned).collect();
@@ -341,15 +352,31 @@ fn a_killed_cliff_bench_resumes() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Runs the binary, sends it SIGINT after `millis`, and returns its output and how long it ran.
+/// Runs `solve`, waits until it reports that its solver started (the
+/// `solver:` line, printed once Ctrl-C is handled), lets it search for
+/// `millis` more, sends SIGINT, and returns its output and how long it ran
+/// after the signal.
 fn interrupt_after(args: &[&str], millis: u64) -> (Output, std::time::Duration) {
-    let start = std::time::Instant::now();
-    let child =
+    use std::io::{BufRead as _, BufReader, Read as _};
+    let mut child =
         bin().args(args).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut seen = String::new();
+    loop {
+        let mut line = String::new();
+        assert!(stdout.read_line(&mut line).unwrap() > 0, "the solve ended before it started: {seen}");
+        seen.push_str(&line);
+        if line.starts_with("solver: ") {
+            break;
+        }
+    }
     std::thread::sleep(std::time::Duration::from_millis(millis));
+    let start = std::time::Instant::now();
     let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
     assert!(status.success());
-    let output = child.wait_with_output().unwrap();
+    stdout.read_to_string(&mut seen).unwrap();
+    let mut output = child.wait_with_output().unwrap();
+    output.stdout = seen.into_bytes();
     (output, start.elapsed())
 }
 
@@ -359,11 +386,11 @@ fn interrupt_after(args: &[&str], millis: u64) -> (Output, std::time::Duration) 
 fn ctrl_c_interrupts_a_cpsat_solve() {
     let instance = models().join("planted-16x16-f5i17-s1.json");
     let args = ["solve", instance.to_str().unwrap(), "--model", "element", "--time-limit", "600"];
-    let (output, took) = interrupt_after(&args, 1500);
+    let (output, took) = interrupt_after(&args, 500);
     let all = text(&output);
     assert_eq!(output.status.code(), Some(130), "{all}");
     assert!(all.contains("interrupted"), "{all}");
-    assert!(took.as_secs() < 60, "the stop call did not stop the search");
+    assert!(took.as_secs_f64() < 5.0, "the stop call took {took:?} to stop the search");
 }
 
 /// HiGHS does not look at its interrupt callback during its root LP: Ctrl-C
@@ -372,9 +399,36 @@ fn ctrl_c_interrupts_a_cpsat_solve() {
 fn ctrl_c_ends_a_mip_solve_in_its_root_lp() {
     let instance = models().join("planted-12x12-f5i17-s2.json");
     let args = ["solve", "--solver", "mip", instance.to_str().unwrap(), "--time-limit", "600"];
-    let (output, took) = interrupt_after(&args, 2500);
+    let (output, took) = interrupt_after(&args, 500);
     let all = text(&output);
     assert_eq!(output.status.code(), Some(130), "{all}");
     assert!(all.contains("interrupted"), "{all}");
-    assert!(took.as_secs() < 30, "took {took:?}");
+    assert!(took.as_secs_f64() < 8.0, "took {took:?} after the signal");
+}
+
+/// A flag of one solver given to another is refused, naming both, with exit 2.
+#[test]
+fn flags_of_another_solver_are_refused() {
+    let instance = models().join("planted-10x10-f5i17-s1.json");
+    let cases: [(&[&str], &str, &str); 4] = [
+        (&["--solver", "dfs", "--dump-model", "x.pb"], "--dump-model", "--solver cpsat"),
+        (&["--complete"], "--complete", "--solver dfs"),
+        (&["--solver", "mip", "--workers", "2"], "--workers", "--solver cpsat"),
+        (&["--count", "3", "--solver", "cpsat"], "--count", "--solver dfs"),
+    ];
+    for (flags, flag, owner) in cases {
+        let mut args = vec!["solve", instance.to_str().unwrap()];
+        args.extend_from_slice(flags);
+        let output = run(&args);
+        let all = text(&output);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {all}");
+        assert!(all.contains(flag) && all.contains(owner), "{args:?}: {all}");
+        assert!(!std::path::Path::new("x.pb").exists());
+    }
+    // Values checked by the parser: the seed's range, positive seconds.
+    for bad in [["--seed", "2147483648"], ["--time-limit", "0"]] {
+        let output = run(&["solve", instance.to_str().unwrap(), bad[0], bad[1]]);
+        assert_eq!(output.status.code(), Some(2), "{bad:?}: {}", text(&output));
+        assert!(text(&output).contains(bad[0]), "{}", text(&output));
+    }
 }

@@ -5,11 +5,18 @@
 use std::collections::BTreeSet;
 
 use edgematch::check::check;
-use edgematch::cpsat::{self, SolveEnv, model::Formulation};
+use edgematch::cpsat::{self, model::Formulation};
 use edgematch::dfs;
 use edgematch::generate::{PlantedSpec, planted};
 use edgematch::puzzle::{Board, Clue, GREY, Grid, Instance, Piece, Placement, Rotation};
 use edgematch::rng::Rng;
+use edgematch::solver::{Limits, Solver, Status};
+use edgematch::stop::Stop;
+
+/// A limit of `seconds`, default seed, one thread.
+fn within(seconds: f64) -> Limits {
+    Limits { time_limit: Some(seconds), ..Limits::default() }
+}
 
 /// A hand-made board: every inner join coloured uniformly from `colours`
 /// (duplicates and symmetric pieces allowed, so there are several solutions),
@@ -46,9 +53,9 @@ fn agree(instance: &Instance, formulation: Formulation) -> usize {
     const CAP: u64 = 20_000;
     let (dfs_boards, exhausted) = dfs::enumerate(instance, CAP, Some(120.0));
     assert!(exhausted, "the DFS must walk the whole tree");
-    let env = SolveEnv::new().unwrap();
-    let options = cpsat::Options { time_limit: Some(120.0), formulation, ..cpsat::Options::default() };
-    let (cpsat_boards, complete) = cpsat::enumerate(instance, &options, CAP as u32, &env).unwrap();
+    let options = cpsat::Options { formulation, ..cpsat::Options::default() };
+    let (cpsat_boards, complete) =
+        cpsat::enumerate(instance, &options, &within(120.0), CAP as u32, &Stop::new()).unwrap();
     assert!(complete, "CP-SAT must finish its enumeration");
     for board in dfs_boards.iter().chain(&cpsat_boards) {
         let report = check(instance, board);
@@ -100,14 +107,13 @@ fn an_edited_piece_makes_both_infeasible() {
 
     let (boards, exhausted) = dfs::enumerate(&instance, 10, Some(60.0));
     assert!(exhausted && boards.is_empty(), "exhausted {exhausted}, {} boards", boards.len());
-    let (outcome, _) = dfs::solve(&instance, &dfs::Options { complete: true, ..dfs::Options::default() });
-    assert_eq!(outcome.status, edgematch::solver::Status::Infeasible);
+    let complete = Solver::Dfs(dfs::Options { complete: true, ..dfs::Options::default() });
+    assert_eq!(complete.solve(&instance, &Limits::default(), &Stop::new()).unwrap().status, Status::Infeasible);
 
-    let env = SolveEnv::new().unwrap();
     for formulation in [Formulation::Table, Formulation::Element] {
-        let options = cpsat::Options { time_limit: Some(60.0), formulation, ..cpsat::Options::default() };
-        let outcome = cpsat::solve(&instance, &options, &env).unwrap();
-        assert_eq!(outcome.status, edgematch::solver::Status::Infeasible);
+        let solver = Solver::Cpsat(cpsat::Options { formulation, ..cpsat::Options::default() });
+        let outcome = solver.solve(&instance, &within(60.0), &Stop::new()).unwrap();
+        assert_eq!(outcome.status, Status::Infeasible);
     }
 }
 
@@ -115,20 +121,18 @@ fn an_edited_piece_makes_both_infeasible() {
 /// checker accepts, and proves the edited board has none.
 #[test]
 fn the_mip_agrees_on_small_boards() {
-    use edgematch::mip;
-    let env = mip::MipEnv::new();
-    let options = mip::Options { time_limit: Some(60.0), ..mip::Options::default() };
+    let mip = Solver::Mip(edgematch::mip::Options::default());
     for (n, seed) in [(4, 1), (5, 2)] {
         let spec = PlantedSpec::square(n, 2, 4, seed);
         let p = planted(&spec).unwrap();
-        let outcome = mip::solve(&p.instance, &options, &env).unwrap();
-        assert_eq!(outcome.status, edgematch::solver::Status::Solved);
+        let outcome = mip.solve(&p.instance, &within(60.0), &Stop::new()).unwrap();
+        assert_eq!(outcome.status, Status::Solved);
         assert!(check(&p.instance, outcome.board.as_ref().unwrap()).is_solution());
     }
     let spec = PlantedSpec::square(5, 2, 4, 7);
     let mut instance = planted(&spec).unwrap().instance;
     let inner = instance.pieces.iter().position(|p| p.grey_sides() == 0).unwrap();
     instance.pieces[inner].0[0] = 99;
-    let outcome = mip::solve(&instance, &options, &env).unwrap();
-    assert_eq!(outcome.status, edgematch::solver::Status::Infeasible);
+    let outcome = mip.solve(&instance, &within(60.0), &Stop::new()).unwrap();
+    assert_eq!(outcome.status, Status::Infeasible);
 }

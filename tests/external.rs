@@ -1,10 +1,10 @@
-//! Boards and puzzles published by others (`../shared/data/e2/`), read through the binary.
+//! Boards and puzzles published by others (the repository's `data/`), read through the binary.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 fn data() -> PathBuf {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/e2");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
     assert!(dir.is_dir(), "these tests read {}", dir.display());
     dir
 }
@@ -89,7 +89,7 @@ fn bucas_links_round_trip() {
 /// JSON and back to his format gives the same placements.
 #[test]
 fn brendan_solutions_are_full_boards() {
-    let dir = data().join("benchmarks/brendan");
+    let dir = data().join("brendan");
     let mut checked = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let pieces = entry.unwrap().path();
@@ -274,4 +274,24 @@ fn verify_reports_the_flux_law() {
     let output = run(&["verify", s(&instance), s(&solution), "--json"]);
     let planted: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(planted["flux"]["law_holds"], true);
+}
+
+/// A bucas link typed on the command line (not in a file) works for `verify` and `render`.
+#[test]
+fn a_link_on_the_command_line_is_a_board() {
+    let d = data();
+    let url = std::fs::read_to_string(d.join("boards/Joshua_Blackwood_470.url")).unwrap();
+    let link = url.lines().find(|l| !l.starts_with('#') && l.contains("board_edges=")).unwrap().trim().to_owned();
+    let pieces = d.join("official/pieces.txt");
+    let output = run(&["verify", s(&pieces), &link, "--json"]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output));
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["score"], 470);
+    let dir = std::env::temp_dir().join(format!("edgematch-link-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let svg = dir.join("board.svg");
+    let output = run(&["render", s(&pieces), &link, "-o", s(&svg)]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
+    std::fs::remove_dir_all(&dir).unwrap();
 }

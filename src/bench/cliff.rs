@@ -6,43 +6,19 @@
 //! JSON line to the runs file; jobs already in it are skipped, so a killed
 //! bench loses at most the run in flight.
 
-use std::collections::HashSet;
 use std::path::PathBuf;
 
-use serde_json::{Value, json};
-
+use super::records::{CliffRun, Provenance, job_key};
 use super::round3;
-use super::runs::{append_line, read_runs};
-use crate::cpsat::model::Formulation;
-use crate::cpsat::{self, SolveEnv};
+use super::runs::{append_run, pending};
+use crate::cpsat::{self, model::Formulation};
 use crate::error::Error;
 use crate::formats::instance_json;
 use crate::generate::{PlantedSpec, planted};
 use crate::puzzle::Instance;
-use crate::solver::Outcome;
-use crate::{dfs, interrupt, mip, solver};
-
-/// Which solver a run used.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Arm {
-    /// The randomized restarting DFS.
-    Dfs,
-    /// CP-SAT.
-    Cpsat,
-    /// The placement MIP, by HiGHS.
-    Mip,
-}
-
-impl Arm {
-    /// The name in runs files and tables.
-    pub fn name(self) -> &'static str {
-        match self {
-            Arm::Dfs => "dfs",
-            Arm::Cpsat => "cpsat",
-            Arm::Mip => "mip",
-        }
-    }
-}
+use crate::solver::{self, Limits, Solver, SolverKind};
+use crate::stop::Stop;
+use crate::{dfs, mip};
 
 /// A frame + interior colour setting, written `5+17`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -80,7 +56,7 @@ pub struct CliffConfig {
     /// Seeds for sizes listed here replace `seeds` (e.g. 16 with seed 1 only).
     pub seeds_at: Vec<(usize, Vec<u64>)>,
     /// Arms to run, in this order for each instance.
-    pub arms: Vec<Arm>,
+    pub arms: Vec<SolverKind>,
     /// DFS budgets in seconds; the first runs at every size.
     pub dfs_budgets: Vec<f64>,
     /// Sizes at which the DFS budgets after the first run (empty: every size).
@@ -109,7 +85,7 @@ pub struct CliffConfig {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Job {
     /// Solver.
-    pub arm: Arm,
+    pub arm: SolverKind,
     /// Board side.
     pub size: usize,
     /// Colour setting.
@@ -130,17 +106,34 @@ impl Job {
         PlantedSpec::square(self.size, self.colours.frame, self.colours.interior, self.seed)
     }
 
-    /// What identifies a run in the runs file.
+    /// What identifies a run in the runs file (see [`CliffRun::key`]).
     pub fn key(&self) -> String {
-        format!("{}|{}|{}", self.arm.name(), self.instance(), self.budget)
+        job_key(self.arm, &self.instance(), self.budget)
     }
-}
 
-/// The fields that identify a run.
-pub const KEY_FIELDS: [&str; 3] = ["arm", "instance", "budget"];
+    /// The solver of this job, with the configuration's options.
+    fn solver(&self, config: &CliffConfig) -> Solver {
+        match self.arm {
+            SolverKind::Cpsat => Solver::Cpsat(cpsat::Options { formulation: config.formulation, log: false }),
+            SolverKind::Dfs => {
+                Solver::Dfs(dfs::Options { restart_nodes: config.restart_nodes, ..dfs::Options::default() })
+            }
+            SolverKind::Mip => Solver::Mip(mip::Options::default()),
+        }
+    }
 
-fn key_of(run: &Value) -> Option<String> {
-    Some(format!("{}|{}|{}", run["arm"].as_str()?, run["instance"].as_str()?, run["budget"].as_f64()?))
+    /// The job's limits: its budget, its seed, and the configuration's CP-SAT workers.
+    fn limits(&self, config: &CliffConfig) -> Limits {
+        let threads = if self.arm == SolverKind::Cpsat { config.workers } else { 1 };
+        // The DFS's shuffling stream follows the board's seed; CP-SAT (1) and
+        // HiGHS (0) keep the seeds the published runs used.
+        let seed = match self.arm {
+            SolverKind::Dfs => self.seed,
+            SolverKind::Cpsat => 1,
+            SolverKind::Mip => 0,
+        };
+        Limits { time_limit: Some(self.budget), node_limit: None, seed, threads }
+    }
 }
 
 /// Every job of the configuration, in the fixed order, before sharding.
@@ -152,14 +145,14 @@ pub fn jobs(config: &CliffConfig) -> Vec<Job> {
             for &seed in seeds {
                 for &arm in &config.arms {
                     let budgets: Vec<f64> = match arm {
-                        Arm::Dfs => {
+                        SolverKind::Dfs => {
                             let long = config.dfs_long_sizes.is_empty() || config.dfs_long_sizes.contains(&size);
                             config.dfs_budgets.iter().take(if long { usize::MAX } else { 1 }).copied().collect()
                         }
-                        Arm::Cpsat => vec![
+                        SolverKind::Cpsat => vec![
                             config.cpsat_limit_at.iter().find(|(s, _)| *s == size).map_or(config.cpsat_limit, |x| x.1),
                         ],
-                        Arm::Mip => vec![config.mip_limit],
+                        SolverKind::Mip => vec![config.mip_limit],
                     };
                     jobs.extend(budgets.into_iter().map(|budget| Job { arm, size, colours, seed, budget }));
                 }
@@ -180,115 +173,52 @@ pub fn shard(jobs: Vec<Job>, k: usize, n: usize) -> Vec<Job> {
 }
 
 /// Runs the jobs of this shard that the runs file does not hold yet; returns
-/// how many ran. Stops on Ctrl-C without recording the run in flight.
-pub fn run(config: &CliffConfig, provenance: &Value) -> Result<usize, Error> {
-    let (done, broken) = read_runs(&config.runs, &KEY_FIELDS)?;
-    if broken > 0 {
-        eprintln!("cliff: {} has {broken} unreadable line(s), ignored", config.runs.display());
-    }
-    let done: HashSet<String> = done.iter().filter_map(key_of).collect();
+/// how many ran. Stops when `stop` is raised, without recording the run in flight.
+pub fn run(config: &CliffConfig, provenance: &Provenance, stop: &Stop) -> Result<usize, Error> {
     let (k, n) = config.shard;
     let mine = shard(jobs(config), k, n);
-    let todo: Vec<&Job> = mine.iter().filter(|j| !done.contains(&j.key())).collect();
-    eprintln!(
-        "cliff: shard {k}/{n}: {} jobs, {} already done, {} to run",
-        mine.len(),
-        mine.len() - todo.len(),
-        todo.len()
-    );
-
-    let env_workers = config.workers;
+    let total = mine.len();
+    let todo = pending(&config.runs, "cliff", mine, CliffRun::key, Job::key)?;
+    eprintln!("cliff: shard {k}/{n}: {total} jobs, {} already done, {} to run", total - todo.len(), todo.len());
     for (i, job) in todo.iter().enumerate() {
-        if interrupt::raised() {
+        if stop.is_raised() {
             break;
         }
         let instance = load_instance(config, job)?;
-        eprint!("cliff: [{}/{}] {} {} s {} ... ", i + 1, todo.len(), job.arm.name(), job.budget, job.instance());
-        let (outcome, nodes, restarts, workers) = match job.arm {
-            Arm::Dfs => {
-                let options = dfs::Options {
-                    time_limit: Some(job.budget),
-                    restart_nodes: config.restart_nodes,
-                    seed: job.seed,
-                    ..dfs::Options::default()
-                };
-                let (outcome, stats) = dfs::solve(&instance, &options);
-                (outcome, Some(stats.nodes), Some(stats.restarts), 1)
-            }
-            Arm::Cpsat => {
-                let options = cpsat::Options {
-                    time_limit: Some(job.budget),
-                    workers: env_workers,
-                    formulation: config.formulation,
-                    ..cpsat::Options::default()
-                };
-                let env = SolveEnv::new()?;
-                let _guard = interrupt::watch({
-                    let stopper = env.stopper();
-                    move || stopper.stop()
-                });
-                (cpsat::solve(&instance, &options, &env)?, None, None, env_workers)
-            }
-            Arm::Mip => {
-                let options = mip::Options { time_limit: Some(job.budget), ..mip::Options::default() };
-                let env = mip::MipEnv::new();
-                let _guard = interrupt::watch({
-                    let env = env.clone();
-                    move || env.stop()
-                });
-                (mip::solve(&instance, &options, &env)?, None, None, 1)
-            }
-        };
-        if interrupt::raised() {
+        eprint!("cliff: [{}/{}] {} {} s {} ... ", i + 1, todo.len(), job.arm, job.budget, job.instance());
+        let limits = job.limits(config);
+        let (outcome, verified) = solver::solve_verified(&job.solver(config), &instance, &limits, stop)?;
+        if stop.is_raised() {
             eprintln!("interrupted (not recorded)");
             break;
         }
-        let verified = solver::verify(&instance, &outcome)?;
         let score = match verified.report {
             Some(_) => format!("score {}/{}", verified.score, instance.grid.max_score()),
             None => "no board".to_owned(),
         };
         eprintln!("{}, {score} in {:.1} s", if verified.solved { "solved" } else { "not solved" }, outcome.seconds);
-        let record = record(job, &instance, &outcome, &verified, nodes, restarts, workers, config, provenance);
-        append_line(&config.runs, &record.to_string())?;
+        let (nodes, restarts) = outcome.stats.nodes().unzip();
+        let run = CliffRun {
+            arm: job.arm,
+            instance: job.instance(),
+            size: job.size,
+            colours: job.colours.to_string(),
+            seed: job.seed,
+            budget: job.budget,
+            status: outcome.status,
+            solved: verified.solved,
+            board: Some(verified.report.is_some()),
+            verified_score: verified.score,
+            target: instance.grid.max_score(),
+            seconds: round3(outcome.seconds),
+            nodes,
+            restarts,
+            model: (job.arm == SolverKind::Cpsat).then(|| config.formulation.name().to_owned()),
+            provenance: provenance.with_workers(limits.threads),
+        };
+        append_run(&config.runs, &run)?;
     }
     Ok(todo.len())
-}
-
-#[allow(clippy::too_many_arguments)]
-fn record(
-    job: &Job,
-    instance: &Instance,
-    outcome: &Outcome,
-    verified: &solver::Verified,
-    nodes: Option<u64>,
-    restarts: Option<u64>,
-    workers: u32,
-    config: &CliffConfig,
-    provenance: &Value,
-) -> Value {
-    json!({
-        "arm": job.arm.name(),
-        "instance": job.instance(),
-        "size": job.size,
-        "colours": job.colours.to_string(),
-        "seed": job.seed,
-        "budget": job.budget,
-        "status": outcome.status.to_string(),
-        "solved": verified.solved,
-        "board": verified.report.is_some(),
-        "verified_score": verified.score,
-        "target": instance.grid.max_score(),
-        "seconds": round3(outcome.seconds),
-        "nodes": nodes,
-        "restarts": restarts,
-        "model": (job.arm == Arm::Cpsat).then(|| config.formulation.name()),
-        "workers": workers,
-        "cores": provenance["cores"],
-        "commit": provenance["commit"],
-        "dirty": provenance["dirty"],
-        "ortools": provenance["ortools"],
-    })
 }
 
 #[cfg(test)]
@@ -301,7 +231,7 @@ mod tests {
             colours: vec!["5+17".parse().unwrap()],
             seeds: vec![1, 2],
             seeds_at: vec![(16, vec![1])],
-            arms: vec![Arm::Dfs, Arm::Cpsat],
+            arms: vec![SolverKind::Dfs, SolverKind::Cpsat],
             dfs_budgets: vec![20.0, 45.0],
             dfs_long_sizes: vec![12],
             restart_nodes: 100_000,
@@ -338,20 +268,5 @@ mod tests {
         let mut expected: Vec<String> = all.iter().map(Job::key).collect();
         expected.sort();
         assert_eq!(keys, expected);
-    }
-
-    #[test]
-    fn appending_after_a_cut_line_starts_a_new_line() {
-        let dir = std::env::temp_dir().join(format!("edgematch-cliff-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("runs.jsonl");
-        let job = &jobs(&config())[0];
-        let run = json!({"arm": "dfs", "instance": job.instance(), "budget": 20.0});
-        std::fs::write(&path, format!("{run}\n{{\"arm\": \"dfs\", \"inst")).unwrap();
-        append_line(&path, &json!({"arm": "cpsat", "instance": "x", "budget": 1.0}).to_string()).unwrap();
-        let (runs, broken) = read_runs(&path, &KEY_FIELDS).unwrap();
-        assert_eq!((runs.len(), broken), (2, 1));
-        assert_eq!(key_of(&runs[0]).unwrap(), job.key());
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -5,17 +5,17 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use serde_json::{Value, json};
-
+use super::records::{ExternalRun, ListedSolution, Provenance};
 use super::round3;
-use super::runs::{append_line, read_runs};
+use super::runs::{append_run, pending};
 use crate::check::check;
-use crate::cpsat::{self, SolveEnv};
+use crate::cpsat;
 use crate::error::Error;
 use crate::formats::piece_list::{self, Columns};
 use crate::formats::{brendan, read_text};
 use crate::puzzle::{GREY, Grid, Instance};
-use crate::{interrupt, solver};
+use crate::solver::{self, Limits, Solver};
+use crate::stop::Stop;
 
 /// One puzzle to run.
 #[derive(Clone, Debug, PartialEq)]
@@ -30,7 +30,7 @@ pub struct Puzzle {
     pub listed_solution: Option<PathBuf>,
 }
 
-/// The puzzles under `data` (the `e2` folder), in a fixed order.
+/// The puzzles under `data` (the repository's `data/` folder), in a fixed order.
 pub fn catalogue(data: &Path) -> Result<Vec<Puzzle>, Error> {
     let list = |dir: &Path| -> Result<Vec<PathBuf>, Error> {
         let entries = std::fs::read_dir(dir).map_err(|source| Error::Io { path: dir.to_owned(), source })?;
@@ -54,10 +54,10 @@ pub fn catalogue(data: &Path) -> Result<Vec<Puzzle>, Error> {
             .and_then(|(r, c)| Some(Grid { width: c.parse().ok()?, height: r.parse().ok()? }));
         puzzles.push(Puzzle { name: format!("clue-puzzles/{name}"), path, size, listed_solution: None });
     }
-    for path in list(&data.join("benchmarks/heule2008"))? {
+    for path in list(&data.join("heule2008"))? {
         puzzles.push(Puzzle { name: format!("heule2008/{}", stem(&path)), path, size: None, listed_solution: None });
     }
-    let brendan = data.join("benchmarks/brendan");
+    let brendan = data.join("brendan");
     for path in list(&brendan)? {
         let name = stem(&path);
         let Some(key) = name.strip_prefix("pieces_") else { continue };
@@ -79,15 +79,22 @@ fn colour_classes(instance: &Instance) -> (usize, usize) {
     (on_frame.difference(&inside).count(), inside.len())
 }
 
-/// Runs CP-SAT on each puzzle not yet in `runs` and appends one JSON line per
-/// finished run; returns how many ran. Stops on Ctrl-C, keeping what finished.
-pub fn run(puzzles: &[Puzzle], options: &cpsat::Options, runs: &Path, provenance: &Value) -> Result<usize, Error> {
-    let (done, _) = read_runs(runs, &["puzzle"])?;
-    let done: HashSet<String> = done.iter().filter_map(|r| r["puzzle"].as_str().map(str::to_owned)).collect();
-    let todo: Vec<&Puzzle> = puzzles.iter().filter(|p| !done.contains(&p.name)).collect();
+/// Runs CP-SAT on each puzzle not yet in `runs` and appends one record per
+/// finished run; returns how many ran. Stops when `stop` is raised, keeping what finished.
+pub fn run(
+    puzzles: &[Puzzle],
+    options: &cpsat::Options,
+    limits: &Limits,
+    runs: &Path,
+    provenance: &Provenance,
+    stop: &Stop,
+) -> Result<usize, Error> {
+    let todo =
+        pending(runs, "external", puzzles.iter().collect(), |r: &ExternalRun| r.puzzle.clone(), |p| p.name.clone())?;
     eprintln!("external: {} puzzles, {} to run", puzzles.len(), todo.len());
+    let solver = Solver::Cpsat(options.clone());
     for (i, puzzle) in todo.iter().enumerate() {
-        if interrupt::raised() {
+        if stop.is_raised() {
             break;
         }
         let text = read_text(&puzzle.path)?;
@@ -95,80 +102,93 @@ pub fn run(puzzles: &[Puzzle], options: &cpsat::Options, runs: &Path, provenance
         let instance = piece_list::parse(&puzzle.path, &text, columns, puzzle.size)?;
         let (frame, interior) = colour_classes(&instance);
         eprint!("external: [{}/{}] {} ({}) ... ", i + 1, todo.len(), puzzle.name, instance.grid);
-        let env = SolveEnv::new()?;
-        let _guard = interrupt::watch({
-            let stopper = env.stopper();
-            move || stopper.stop()
-        });
-        let outcome = cpsat::solve(&instance, options, &env)?;
-        if interrupt::raised() {
+        let (outcome, verified) = solver::solve_verified(&solver, &instance, limits, stop)?;
+        if stop.is_raised() {
             eprintln!("interrupted (not recorded)");
             break;
         }
-        let verified = solver::verify(&instance, &outcome)?;
         let verdict = verified.report.as_ref().map_or("no board", |r| r.verdict());
         eprintln!("{} in {:.1} s, {verdict}", outcome.status, outcome.seconds);
-        let listed = match &puzzle.listed_solution {
+        let listed_solution = match &puzzle.listed_solution {
             Some(path) => {
-                let board = brendan::read(path, &instance)?;
-                let report = check(&instance, &board);
-                json!({"score": report.score, "verdict": report.verdict()})
+                let report = check(&instance, &brendan::read(path, &instance)?);
+                Some(ListedSolution { score: report.score, verdict: report.verdict().to_owned() })
             }
-            None => Value::Null,
+            None => None,
         };
-        let record = json!({
-            "puzzle": puzzle.name,
-            "width": instance.grid.width,
-            "height": instance.grid.height,
-            "frame_colours": frame,
-            "interior_colours": interior,
-            "columns": columns.to_string(),
-            "status": outcome.status.to_string(),
-            "seconds": round3(outcome.seconds),
-            "time_limit": options.time_limit,
-            "verdict": verdict,
-            "verified_score": verified.score,
-            "max_score": instance.grid.max_score(),
-            "listed_solution": listed,
-            "model": options.formulation.name(),
-            "workers": options.workers,
-            "cores": provenance["cores"],
-            "commit": provenance["commit"],
-            "ortools": provenance["ortools"],
-        });
-        append_line(runs, &record.to_string())?;
+        let record = ExternalRun {
+            puzzle: puzzle.name.clone(),
+            width: instance.grid.width,
+            height: instance.grid.height,
+            frame_colours: frame,
+            interior_colours: interior,
+            columns: columns.to_string(),
+            status: outcome.status,
+            seconds: round3(outcome.seconds),
+            time_limit: limits.time_limit,
+            verdict: verdict.to_owned(),
+            verified_score: verified.score,
+            max_score: instance.grid.max_score(),
+            listed_solution,
+            model: options.formulation.name().to_owned(),
+            provenance: provenance.with_workers(limits.threads),
+        };
+        append_run(runs, &record)?;
     }
     Ok(todo.len())
 }
 
+/// `results/external-puzzles.md`: how the runs were made, then the table.
+pub fn document(
+    puzzles: &[Puzzle],
+    runs: &[ExternalRun],
+    options: &cpsat::Options,
+    limits: &Limits,
+    provenance: &Provenance,
+) -> String {
+    let commits: std::collections::BTreeSet<&str> = runs.iter().map(|r| r.provenance.commit.as_str()).collect();
+    format!(
+        "# CP-SAT on published puzzles\n\n\
+         Command: `edgematch bench external --time-limit {}` ({} model, {} workers, {} cores, OR-Tools {}, \
+         commits {}). Every board returned was re-verified by the checker; `score` is the checker's count \
+         of matched inner joins. For Brendan's puzzles, `listed solution` is the checker's score of the \
+         solution published with the puzzle (both full solutions when both say `solution`; the boards may \
+         differ). Raw runs: `external-puzzles.jsonl`.\n\n{}",
+        limits.time_limit.unwrap_or(f64::INFINITY),
+        options.formulation.name(),
+        limits.threads,
+        provenance.cores,
+        cpsat::ORTOOLS_VERSION,
+        commits.into_iter().collect::<Vec<_>>().join(", "),
+        markdown(puzzles, runs)
+    )
+}
+
 /// The markdown table of the runs, in catalogue order.
-pub fn markdown(puzzles: &[Puzzle], runs: &[Value]) -> String {
+pub fn markdown(puzzles: &[Puzzle], runs: &[ExternalRun]) -> String {
     let mut out = String::from(
         "| puzzle | size | colours (frame + interior) | status | seconds | verdict | score | listed solution |\n\
          |---|---|---|---|---|---|---|---|\n",
     );
     for puzzle in puzzles {
-        let Some(run) = runs.iter().rev().find(|r| r["puzzle"] == puzzle.name.as_str()) else {
+        let Some(run) = runs.iter().rev().find(|r| r.puzzle == puzzle.name) else {
             let _ = writeln!(out, "| {} | | | not run | | | | |", puzzle.name);
             continue;
         };
-        let listed = match &run["listed_solution"] {
-            Value::Null => "—".to_owned(),
-            l => format!("{} ({})", l["score"], l["verdict"].as_str().unwrap_or("?")),
-        };
+        let listed = run.listed_solution.as_ref().map_or("—".to_owned(), |l| format!("{} ({})", l.score, l.verdict));
         let _ = writeln!(
             out,
             "| {} | {}×{} | {} + {} | {} | {:.1} | {} | {}/{} | {listed} |",
             puzzle.name,
-            run["width"],
-            run["height"],
-            run["frame_colours"],
-            run["interior_colours"],
-            run["status"].as_str().unwrap_or("?"),
-            run["seconds"].as_f64().unwrap_or(f64::NAN),
-            run["verdict"].as_str().unwrap_or("?"),
-            run["verified_score"],
-            run["max_score"],
+            run.width,
+            run.height,
+            run.frame_colours,
+            run.interior_colours,
+            run.status,
+            run.seconds,
+            run.verdict,
+            run.verified_score,
+            run.max_score,
         );
     }
     out

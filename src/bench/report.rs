@@ -3,7 +3,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use serde_json::Value;
+use super::records::CliffRun;
+use crate::solver::SolverKind;
 
 /// One rung of the table: an arm at a budget, a colour setting and a size.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -41,40 +42,27 @@ pub struct Summary {
 
 /// Groups runs by rung. When one job appears more than once (several runs
 /// files), the last one read counts.
-pub fn summarize(runs: &[Value]) -> BTreeMap<Rung, Summary> {
-    let mut latest: BTreeMap<(String, String, u64), &Value> = BTreeMap::new();
+pub fn summarize(runs: &[CliffRun]) -> BTreeMap<Rung, Summary> {
+    let mut latest: BTreeMap<(SolverKind, String, u64), &CliffRun> = BTreeMap::new();
     for run in runs {
-        let (Some(arm), Some(instance), Some(budget)) =
-            (run["arm"].as_str(), run["instance"].as_str(), run["budget"].as_f64())
-        else {
-            continue;
-        };
-        let _ = latest.insert((arm.to_owned(), instance.to_owned(), (budget * 1000.0).round() as u64), run);
+        let _ = latest.insert((run.arm, run.instance.clone(), (run.budget * 1000.0).round() as u64), run);
     }
     let mut rungs: BTreeMap<Rung, Summary> = BTreeMap::new();
     for ((arm, _, budget_ms), run) in latest {
-        let rung = Rung {
-            colours: run["colours"].as_str().unwrap_or("?").to_owned(),
-            size: run["size"].as_u64().unwrap_or(0),
-            arm,
-            budget_ms,
-        };
+        let rung = Rung { colours: run.colours.clone(), size: run.size as u64, arm: arm.name().to_owned(), budget_ms };
         let s = rungs.entry(rung).or_default();
         s.runs += 1;
-        let seconds = run["seconds"].as_f64().unwrap_or(f64::NAN);
-        if run["solved"].as_bool() == Some(true) {
+        if run.solved {
             s.solved += 1;
-            s.solve_seconds.push(seconds);
+            s.solve_seconds.push(run.seconds);
         }
-        s.all_seconds.push(seconds);
-        if returned_board(run) {
-            s.scores.push(run["verified_score"].as_u64().unwrap_or(0));
+        s.all_seconds.push(run.seconds);
+        if run.returned_board() {
+            s.scores.push(run.verified_score as u64);
         }
-        s.target = run["target"].as_u64().unwrap_or(0);
-        if let Some(n) = run["nodes"].as_u64() {
-            s.nodes.push(n);
-        }
-        if let Some(w) = run["workers"].as_u64()
+        s.target = run.target as u64;
+        s.nodes.extend(run.nodes);
+        if let Some(w) = run.provenance.workers.map(u64::from)
             && !s.workers.contains(&w)
         {
             s.workers.push(w);
@@ -87,13 +75,6 @@ pub fn summarize(runs: &[Value]) -> BTreeMap<Rung, Summary> {
         s.nodes.sort_unstable();
     }
     rungs
-}
-
-/// Whether the run returned a board for the checker to score. Runs files from
-/// before the `board` field: CP-SAT (a decision problem) returns a board only
-/// when it solves; the DFS and the MIP always return their best board.
-fn returned_board(run: &Value) -> bool {
-    run["board"].as_bool().unwrap_or_else(|| run["solved"].as_bool() == Some(true) || run["arm"] != "cpsat")
 }
 
 fn median<T: Copy>(xs: &[T]) -> Option<T> {
@@ -251,7 +232,19 @@ pub fn svg(rungs: &BTreeMap<Rung, Summary>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
+
+    /// A typed run from the fields a test cares about, the rest filled in.
+    fn typed(mut v: Value) -> CliffRun {
+        let defaults = json!({"seed": 1, "status": "unknown", "nodes": null, "restarts": null, "model": null,
+                              "commit": "test", "dirty": false, "ortools": "9.15.6755", "cores": 2});
+        for (k, d) in defaults.as_object().unwrap() {
+            if v.get(k).is_none() {
+                v[k] = d.clone();
+            }
+        }
+        serde_json::from_value(v).unwrap()
+    }
 
     #[test]
     fn rungs_count_solves_and_scores() {
@@ -263,7 +256,7 @@ mod tests {
             json!({"arm": "cpsat", "instance": "a", "budget": 300.0, "colours": "5+17", "size": 10, "solved": true,
                    "seconds": 1.5, "verified_score": 180, "target": 180, "workers": 2}),
         ];
-        let rungs = summarize(&runs);
+        let rungs = summarize(&runs.into_iter().map(typed).collect::<Vec<_>>());
         assert_eq!(rungs.len(), 2);
         let table = markdown(&rungs);
         assert!(
@@ -284,7 +277,7 @@ mod tests {
             if let Some(board) = board {
                 run["board"] = json!(board);
             }
-            run
+            typed(run)
         };
         // Old lines (no `board` field) and new ones read alike.
         let table = markdown(&summarize(&[cpsat("a", false, None), cpsat("b", false, Some(false))]));

@@ -1,16 +1,18 @@
-//! Runs files: one JSON object per line, appended and synced as each run finishes.
+//! Runs files: one JSON record per line, appended and synced as each run finishes, resumed by key.
 
+use std::collections::HashSet;
 use std::fs::OpenOptions;
 use std::io::{Read as _, Seek as _, SeekFrom, Write as _};
 use std::path::Path;
 
-use serde_json::Value;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
 
 use crate::error::Error;
 
-/// Reads a runs file: the runs, skipping (and counting) lines that do not
-/// parse or lack one of the `required` fields, such as a line cut short by a kill.
-pub fn read_runs(path: &Path, required: &[&str]) -> Result<(Vec<Value>, usize), Error> {
+/// Reads a runs file: the records, skipping (and counting) lines that do not
+/// parse as `T`, such as a line cut short by a kill. A missing file has none.
+pub fn read_runs<T: DeserializeOwned>(path: &Path) -> Result<(Vec<T>, usize), Error> {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((Vec::new(), 0)),
@@ -19,17 +21,25 @@ pub fn read_runs(path: &Path, required: &[&str]) -> Result<(Vec<Value>, usize), 
     let mut runs = Vec::new();
     let mut broken = 0;
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        match serde_json::from_str::<Value>(line) {
-            Ok(v) if required.iter().all(|k| !v[*k].is_null()) => runs.push(v),
-            _ => broken += 1,
+        match serde_json::from_str::<T>(line) {
+            Ok(run) => runs.push(run),
+            Err(_) => broken += 1,
         }
     }
     Ok((runs, broken))
 }
 
+/// Appends one record as a line, starting a fresh line if a killed writer left half of one.
+pub fn append_run<T: Serialize>(path: &Path, run: &T) -> Result<(), Error> {
+    append_line(path, &serde_json::to_string(run).expect("records serialize"))
+}
+
 /// Appends one line, starting a fresh line if a killed writer left half of one.
 pub fn append_line(path: &Path, line: &str) -> Result<(), Error> {
     let io = |source| Error::Io { path: path.to_owned(), source };
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(io)?;
+    }
     let mut file = OpenOptions::new().create(true).read(true).append(true).open(path).map_err(io)?;
     let len = file.metadata().map_err(io)?.len();
     let mut text = String::new();
@@ -45,4 +55,50 @@ pub fn append_line(path: &Path, line: &str) -> Result<(), Error> {
     text.push('\n');
     file.write_all(text.as_bytes()).map_err(io)?;
     file.sync_data().map_err(io)
+}
+
+/// Resuming a bench: the jobs whose key no finished run in `path` has yet.
+/// `what` names the bench in the message about unreadable lines.
+pub fn pending<R, J>(
+    path: &Path,
+    what: &str,
+    jobs: Vec<J>,
+    run_key: impl Fn(&R) -> String,
+    job_key: impl Fn(&J) -> String,
+) -> Result<Vec<J>, Error>
+where
+    R: DeserializeOwned,
+{
+    let (done, broken) = read_runs::<R>(path)?;
+    if broken > 0 {
+        eprintln!("{what}: {} has {broken} unreadable line(s), ignored", path.display());
+    }
+    let done: HashSet<String> = done.iter().map(run_key).collect();
+    Ok(jobs.into_iter().filter(|job| !done.contains(&job_key(job))).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
+    struct Run {
+        key: String,
+    }
+
+    #[test]
+    fn appending_after_a_cut_line_starts_a_new_line_and_resumes() {
+        let dir = std::env::temp_dir().join(format!("edgematch-runs-{}", std::process::id()));
+        let path = dir.join("sub").join("runs.jsonl");
+        append_run(&path, &Run { key: "a".into() }).unwrap();
+        let mut text = std::fs::read_to_string(&path).unwrap();
+        text.push_str("{\"key\": \"b");
+        std::fs::write(&path, text).unwrap();
+        append_run(&path, &Run { key: "c".into() }).unwrap();
+        let (runs, broken) = read_runs::<Run>(&path).unwrap();
+        assert_eq!((runs.len(), broken), (2, 1));
+        let todo = pending::<Run, &str>(&path, "test", vec!["a", "b", "c"], |r| r.key.clone(), |j| j.to_string());
+        assert_eq!(todo.unwrap(), vec!["b"]);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -1,18 +1,18 @@
-//! `bench spine`: CP-SAT on the planted 12×12 boards, and the time to build and serialize a model.
+//! `bench spine` (CP-SAT on the planted 12×12 boards) and `bench model-build`
+//! (the time to build and serialize a model).
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use prost::Message as _;
-use serde_json::{Value, json};
 
-use super::{provenance, round3};
-
-use crate::cpsat::model::Formulation;
-use crate::cpsat::{self, SolveEnv};
+use super::records::{ModelBuild, ModelBuilds, Provenance, Record, Spine, SpineRun};
+use super::round3;
+use crate::cpsat::{self, model::Formulation};
 use crate::error::Error;
 use crate::formats::instance_json;
-use crate::{interrupt, solver};
+use crate::solver::{self, Limits, Solver};
+use crate::stop::Stop;
 
 /// What `bench spine` runs.
 #[derive(Clone, Debug)]
@@ -23,29 +23,22 @@ pub struct SpineConfig {
     pub model_instance: PathBuf,
     /// Formulations to run (each on every instance) and to time.
     pub formulations: Vec<Formulation>,
-    /// CP-SAT options for every solve (the formulation is overridden).
-    pub options: cpsat::Options,
+    /// Limits of every solve.
+    pub limits: Limits,
 }
 
-/// Solves each instance once, verifies each board, and times the model build;
-/// returns the JSON record. Stops early (keeping what finished) on Ctrl-C.
-pub fn spine(config: &SpineConfig) -> Result<String, Error> {
+/// Solves each instance once, verifies each board, and times the model build.
+/// Stops early (keeping what finished) when `stop` is raised.
+pub fn spine(config: &SpineConfig, stop: &Stop) -> Result<Record<Spine>, Error> {
     let mut runs = Vec::new();
     for (&formulation, path) in config.formulations.iter().flat_map(|f| config.instances.iter().map(move |p| (f, p))) {
-        if interrupt::raised() {
+        if stop.is_raised() {
             break;
         }
         let file = instance_json::read(path)?;
         eprintln!("bench: solving {} with the {} model ...", path.display(), formulation.name());
-        let env = SolveEnv::new()?;
-        let guard = interrupt::watch({
-            let stopper = env.stopper();
-            move || stopper.stop()
-        });
-        let options = cpsat::Options { formulation, ..config.options.clone() };
-        let outcome = cpsat::solve(&file.instance, &options, &env)?;
-        drop(guard);
-        let verified = solver::verify(&file.instance, &outcome)?;
+        let solver = Solver::Cpsat(cpsat::Options { formulation, log: false });
+        let (outcome, verified) = solver::solve_verified(&solver, &file.instance, &config.limits, stop)?;
         eprintln!(
             "bench: {} {} in {:.2} s (verified solution: {})",
             path.display(),
@@ -53,34 +46,44 @@ pub fn spine(config: &SpineConfig) -> Result<String, Error> {
             outcome.seconds,
             verified.solved
         );
-        runs.push(json!({
-            "instance": path.display().to_string(),
-            "model": formulation.name(),
-            "status": outcome.status.to_string(),
-            "verified": verified.solved,
-            "verified_score": verified.score,
-            "max_score": file.instance.grid.max_score(),
-            "seconds": round3(outcome.seconds),
-            "workers": config.options.workers,
-            "time_limit": config.options.time_limit,
-        }));
+        runs.push(SpineRun {
+            instance: path.display().to_string(),
+            model: formulation.name().to_owned(),
+            status: outcome.status,
+            verified: verified.solved,
+            verified_score: verified.score,
+            max_score: file.instance.grid.max_score(),
+            seconds: round3(outcome.seconds),
+            workers: config.limits.threads,
+            time_limit: config.limits.time_limit,
+        });
     }
+    let model_build = model_build(&config.model_instance, &config.formulations)?;
+    Ok(Record {
+        benchmark: "spine".to_owned(),
+        command: "edgematch bench spine".to_owned(),
+        threads: None,
+        provenance: Provenance::current(),
+        interrupted: Some(stop.is_raised()),
+        body: Spine { cpsat_runs: runs, model_build },
+    })
+}
 
-    let builds = model_build(&config.model_instance, &config.formulations)?;
-    let record = json!({
-        "benchmark": "spine",
-        "command": "edgematch bench spine",
-        "provenance": provenance(),
-        "interrupted": interrupt::raised(),
-        "cpsat_runs": runs,
-        "model_build": builds,
-    });
-    Ok(serde_json::to_string_pretty(&record).expect("JSON values serialize") + "\n")
+/// The `bench model-build` record for `instance`.
+pub fn model_build_record(instance: &Path) -> Result<Record<ModelBuilds>, Error> {
+    Ok(Record {
+        benchmark: "model-build".to_owned(),
+        command: format!("edgematch bench model-build {}", instance.display()),
+        threads: None,
+        provenance: Provenance::current(),
+        interrupted: None,
+        body: ModelBuilds { builds: model_build(instance, &[Formulation::Element, Formulation::Table])? },
+    })
 }
 
 /// Times building and serializing the model of `instance` in each formulation
 /// (median of 21), with the serialized size.
-pub fn model_build(instance: &Path, formulations: &[Formulation]) -> Result<Vec<Value>, Error> {
+pub fn model_build(instance: &Path, formulations: &[Formulation]) -> Result<Vec<ModelBuild>, Error> {
     let file = instance_json::read(instance)?;
     let mut builds = Vec::new();
     for &formulation in formulations {
@@ -94,16 +97,16 @@ pub fn model_build(instance: &Path, formulations: &[Formulation]) -> Result<Vec<
             bytes = encoded.len();
         }
         millis.sort_by(f64::total_cmp);
-        builds.push(json!({
-            "model": formulation.name(),
-            "instance": instance.display().to_string(),
-            "repetitions": millis.len(),
-            "median_ms": round3(millis[millis.len() / 2]),
-            "min_ms": round3(millis[0]),
-            "max_ms": round3(millis[millis.len() - 1]),
-            "serialized_bytes": bytes,
-            "target_ms": 50,
-        }));
+        builds.push(ModelBuild {
+            model: formulation.name().to_owned(),
+            instance: instance.display().to_string(),
+            repetitions: millis.len(),
+            median_ms: round3(millis[millis.len() / 2]),
+            min_ms: round3(millis[0]),
+            max_ms: round3(millis[millis.len() - 1]),
+            serialized_bytes: bytes,
+            target_ms: 50,
+        });
     }
     Ok(builds)
 }

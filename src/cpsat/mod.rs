@@ -12,53 +12,58 @@ pub use self::bridge::{SolveEnv, Stopper};
 use self::proto::{CpSolverResponse, CpSolverStatus, SatParameters};
 use crate::error::Error;
 use crate::puzzle::{Board, Instance, Placement, Rotation};
-use crate::solver::{Outcome, Status};
+use crate::solver::{self, Limits, Outcome, Status};
+use crate::stop::Stop;
 
 /// The OR-Tools release the bridge is built and linked against.
 pub const ORTOOLS_VERSION: &str = env!("EDGEMATCH_ORTOOLS_VERSION");
 
-/// How to run CP-SAT.
-#[derive(Clone, Debug, PartialEq)]
+/// CP-SAT's own options; time, seed and workers come from [`Limits`].
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct Options {
-    /// Wall-clock limit in seconds; `None` runs until an answer.
-    pub time_limit: Option<f64>,
-    /// Parallel workers (CP-SAT's `num_workers`); 0 lets CP-SAT choose.
-    pub workers: u32,
-    /// CP-SAT's `random_seed`.
-    pub seed: i32,
     /// Print CP-SAT's search log (to standard output, where CP-SAT writes it).
     pub log: bool,
     /// Which model to build.
     pub formulation: model::Formulation,
 }
 
-impl Default for Options {
-    fn default() -> Self {
-        Options { time_limit: None, workers: 0, seed: 1, log: false, formulation: model::Formulation::default() }
-    }
+/// What CP-SAT's response counted.
+#[derive(Clone, Debug, PartialEq, Default, serde::Serialize)]
+pub struct Stats {
+    /// CP-SAT's own wall time, in seconds.
+    pub wall_time: f64,
+    /// Conflicts.
+    pub conflicts: i64,
+    /// Branches.
+    pub branches: i64,
+    /// Variables of the model.
+    pub variables: usize,
+    /// Constraints of the model.
+    pub constraints: usize,
+    /// Workers it ran (`num_workers`; 0 when CP-SAT chose).
+    pub workers: u32,
 }
 
-impl Options {
-    /// The `SatParameters` these options stand for.
-    pub fn parameters(&self) -> SatParameters {
-        SatParameters {
-            max_time_in_seconds: self.time_limit,
-            num_workers: (self.workers > 0).then_some(self.workers as i32),
-            random_seed: Some(self.seed),
-            log_search_progress: Some(self.log),
-            // Ctrl-C is ours: the process handler stops the solve through the bridge.
-            catch_sigint_signal: Some(false),
-            ..Default::default()
-        }
-    }
+/// The `SatParameters` for these options and limits.
+pub fn parameters(options: &Options, limits: &Limits) -> Result<SatParameters, Error> {
+    Ok(SatParameters {
+        max_time_in_seconds: limits.time_limit,
+        num_workers: (limits.threads > 0).then_some(limits.threads as i32),
+        random_seed: Some(limits.seed_i32()?),
+        log_search_progress: Some(options.log),
+        // Ctrl-C is ours: the stop handle stops the solve through the bridge.
+        catch_sigint_signal: Some(false),
+        ..Default::default()
+    })
 }
 
-/// Builds the model of `instance` in the chosen formulation, solves it on `env`, and decodes
-/// the board. The board is the solver's claim: check it before trusting it.
-pub fn solve(instance: &Instance, options: &Options, env: &SolveEnv) -> Result<Outcome, Error> {
+/// Builds the model of `instance` in the chosen formulation, solves it until
+/// done or `stop` is raised, and decodes the board. The board is the solver's
+/// claim: check it before trusting it.
+pub fn solve(instance: &Instance, options: &Options, limits: &Limits, stop: &Stop) -> Result<Outcome, Error> {
     let start = Instant::now();
     let model = model::build(instance, options.formulation);
-    let response = solve_proto(&model.proto, &options.parameters(), env)?;
+    let response = solve_proto(&model.proto, &parameters(options, limits)?, stop)?;
     let seconds = start.elapsed().as_secs_f64();
     let status = CpSolverStatus::try_from(response.status)
         .map_err(|_| Error::Response(format!("unknown status {}", response.status)))?;
@@ -69,19 +74,21 @@ pub fn solve(instance: &Instance, options: &Options, env: &SolveEnv) -> Result<O
     let status = match status {
         CpSolverStatus::Feasible | CpSolverStatus::Optimal => Status::Solved,
         CpSolverStatus::Infeasible => Status::Infeasible,
+        CpSolverStatus::Unknown if stop.is_raised() => Status::Interrupted,
         CpSolverStatus::Unknown => Status::Unknown,
         CpSolverStatus::ModelInvalid => {
             return Err(Error::Response(format!("CP-SAT rejected the model: {}", response.solution_info)));
         }
     };
-    let statistics = vec![
-        ("cpsat_wall_time", format!("{:.3}", response.wall_time)),
-        ("conflicts", response.num_conflicts.to_string()),
-        ("branches", response.num_branches.to_string()),
-        ("variables", model.proto.variables.len().to_string()),
-        ("constraints", model.proto.constraints.len().to_string()),
-    ];
-    Ok(Outcome { status, board, seconds, statistics })
+    let stats = Stats {
+        wall_time: response.wall_time,
+        conflicts: response.num_conflicts,
+        branches: response.num_branches,
+        variables: model.proto.variables.len(),
+        constraints: model.proto.constraints.len(),
+        workers: limits.threads,
+    };
+    Ok(Outcome { status, board, seconds, stats: solver::Stats::Cpsat(stats) })
 }
 
 /// Every solution of `instance`, up to `cap`, by CP-SAT's enumeration (one
@@ -90,8 +97,9 @@ pub fn solve(instance: &Instance, options: &Options, env: &SolveEnv) -> Result<O
 pub fn enumerate(
     instance: &Instance,
     options: &Options,
+    limits: &Limits,
     cap: u32,
-    env: &SolveEnv,
+    stop: &Stop,
 ) -> Result<(Vec<Board>, bool), Error> {
     let model = model::build(instance, options.formulation);
     let parameters = SatParameters {
@@ -99,9 +107,9 @@ pub fn enumerate(
         enumerate_all_solutions: Some(true),
         fill_additional_solutions_in_response: Some(true),
         solution_pool_size: Some(cap.min(i32::MAX as u32) as i32),
-        ..options.parameters()
+        ..parameters(options, limits)?
     };
-    let response = solve_proto(&model.proto, &parameters, env)?;
+    let response = solve_proto(&model.proto, &parameters, stop)?;
     let complete =
         matches!(CpSolverStatus::try_from(response.status), Ok(CpSolverStatus::Optimal | CpSolverStatus::Infeasible))
             && response.additional_solutions.len() < cap as usize;
@@ -113,12 +121,18 @@ pub fn enumerate(
     Ok((boards, complete))
 }
 
-/// Serializes a model and parameters, solves, and decodes the response.
+/// Serializes a model and parameters, solves on a fresh environment that
+/// `stop` stops, and decodes the response.
 pub fn solve_proto(
     model: &proto::CpModelProto,
     parameters: &SatParameters,
-    env: &SolveEnv,
+    stop: &Stop,
 ) -> Result<CpSolverResponse, Error> {
+    let env = SolveEnv::new()?;
+    let _hook = stop.on_raise({
+        let stopper = env.stopper();
+        move || stopper.stop()
+    });
     // Only prost-encoded bytes cross the bridge: the C API aborts on bytes it cannot parse.
     let bytes = env.solve_bytes(&model.encode_to_vec(), &parameters.encode_to_vec())?;
     CpSolverResponse::decode(bytes.as_slice()).map_err(|e| Error::Response(e.to_string()))
@@ -133,9 +147,8 @@ fn decode(instance: &Instance, model: &model::Model, values: &[i64]) -> Result<B
     for (cell, vars) in model.cells.iter().enumerate() {
         let piece = values[vars.piece as usize];
         let turns = values[vars.rotation as usize];
-        let rotation = u8::try_from(turns).ok().and_then(Rotation::new);
-        match (usize::try_from(piece), rotation) {
-            (Ok(piece), Some(rotation)) => board.cells[cell] = Some(Placement { piece, rotation }),
+        match (usize::try_from(piece), Rotation::try_from(turns)) {
+            (Ok(piece), Ok(rotation)) => board.cells[cell] = Some(Placement { piece, rotation }),
             _ => return Err(Error::Response(format!("cell {cell}: piece {piece}, rotation {turns} out of range"))),
         }
     }

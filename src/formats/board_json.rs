@@ -20,9 +20,9 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::{board_side, field_error, parse_json, read_text};
+use super::{field_error, grid_field, parse_json, read_text};
 use crate::error::Error;
-use crate::puzzle::{Board, Grid, Placement, Rotation};
+use crate::puzzle::{Board, Placement, Rotation};
 
 /// The format tag written in, and expected from, every board file.
 pub const FORMAT: &str = "edgematch-board/1";
@@ -48,7 +48,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Board, Error> {
     if raw.format != FORMAT {
         return Err(field_error(path, "format", format!("expected \"{FORMAT}\", found {:?}", raw.format)));
     }
-    let grid = Grid { width: board_side(path, "width", raw.width)?, height: board_side(path, "height", raw.height)? };
+    let grid = grid_field(path, raw.width, raw.height)?;
     if raw.cells.len() != grid.height {
         return Err(field_error(path, "cells", format!("{} rows, expected {}", raw.cells.len(), grid.height)));
     }
@@ -72,10 +72,8 @@ pub fn parse(path: &Path, text: &str) -> Result<Board, Error> {
                     if piece < 1 || piece > i64::from(u32::MAX) {
                         return Err(field_error(path, field, format!("piece {piece} is not a piece number (1-based)")));
                     }
-                    let rotation = u8::try_from(rotation)
-                        .ok()
-                        .and_then(Rotation::new)
-                        .ok_or_else(|| field_error(path, &field, format!("rotation {rotation} is not in 0..=3")))?;
+                    let rotation =
+                        Rotation::try_from(rotation).map_err(|e| field_error(path, &field, e.to_string()))?;
                     Some(Placement { piece: piece as usize - 1, rotation })
                 }
             });

@@ -11,7 +11,7 @@
 
 use std::path::Path;
 
-use super::{data_lines, field_error, read_text};
+use super::{data_lines, field_error, read_text, same_size};
 use crate::error::Error;
 use crate::puzzle::{Board, Grid, Instance, Placement};
 
@@ -51,14 +51,8 @@ pub fn parse(path: &Path, text: &str, instance: &Instance) -> Result<Board, Erro
     let mut lines = data_lines(path, text);
     let size = lines.next().ok_or_else(|| field_error(path, "size", "no `W H` line"))?;
     size.expect_fields(2, "the board size `W H` first")?;
-    let grid = Grid { width: size.number(0)?.max(0) as usize, height: size.number(1)?.max(0) as usize };
-    if grid != instance.grid {
-        return Err(Error::Mismatch(format!(
-            "{}: the solution is for a {grid} board but the instance is {}",
-            path.display(),
-            instance.grid
-        )));
-    }
+    let grid = Grid::new(size.number(0)?, size.number(1)?).map_err(|e| size.error(e.to_string()))?;
+    same_size(path, grid, instance)?;
     let mut board = Board::empty(grid);
     for (piece, line) in lines.enumerate() {
         line.expect_fields(3, "`x y rot`")?;

@@ -16,9 +16,9 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::Path;
 
-use super::{field_error, read_text};
+use super::{field_error, read_text, same_size};
 use crate::error::Error;
-use crate::puzzle::{Board, Colour, Grid, Instance, MAX_SIDE, Placement, Rotation};
+use crate::puzzle::{Board, Colour, Grid, Instance, Placement, Rotation};
 
 /// The viewer's address; links written here open our boards there.
 pub const VIEWER: &str = "https://e2.bucas.name/";
@@ -48,7 +48,11 @@ pub fn sniff(text: &str) -> bool {
 
 /// Reads the first link of a file.
 pub fn read(path: &Path) -> Result<Link, Error> {
-    let text = read_text(path)?;
+    first_link(path, &read_text(path)?)
+}
+
+/// The first link of a text (a file's content, or a link itself); `path` is only used in messages.
+pub fn first_link(path: &Path, text: &str) -> Result<Link, Error> {
     let line = text
         .lines()
         .find(|l| !l.trim_start().starts_with('#') && l.contains("board_edges="))
@@ -65,15 +69,12 @@ pub fn parse(path: &Path, link: &str) -> Result<Link, Error> {
         let _ = params.insert(key, value);
     }
     let get = |key: &str| params.get(key).copied().ok_or_else(|| field_error(path, key, "missing"));
-    let side = |key: &str| -> Result<usize, Error> {
+    let number = |key: &str| -> Result<i64, Error> {
         let value = get(key)?;
-        value
-            .parse::<usize>()
-            .ok()
-            .filter(|v| (1..=MAX_SIDE).contains(v))
-            .ok_or_else(|| field_error(path, key, format!("{value:?} is not in 1..={MAX_SIDE}")))
+        value.parse().map_err(|_| field_error(path, key, format!("{value:?} is not a number")))
     };
-    let grid = Grid { width: side("board_w")?, height: side("board_h")? };
+    let grid = Grid::new(number("board_w")?, number("board_h")?)
+        .map_err(|e| field_error(path, if e.axis == "width" { "board_w" } else { "board_h" }, e.to_string()))?;
     let table: Option<&[Colour; 23]> = match params.get("motifs_order").copied().unwrap_or("") {
         "" | "default" => None,
         "jef" => Some(&JEF),
@@ -142,14 +143,7 @@ pub fn cell_name(grid: Grid, cell: usize) -> String {
 /// `board_pieces` when given, else by matching colours against unused pieces.
 /// Cells that show colours no (unused) piece has are an error naming them.
 pub fn to_board(path: &Path, link: &Link, instance: &Instance) -> Result<Board, Error> {
-    if link.grid != instance.grid {
-        return Err(Error::Mismatch(format!(
-            "{}: the board is {} but the instance is {}",
-            path.display(),
-            link.grid,
-            instance.grid
-        )));
-    }
+    same_size(path, link.grid, instance)?;
     let grid = link.grid;
     let mut board = Board::empty(grid);
     let turn = |piece: usize, shown: [Colour; 4]| {

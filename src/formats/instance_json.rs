@@ -29,22 +29,13 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::{board_side, field_error, parse_json, read_text};
+use super::{field_error, grid_field, parse_json, read_text};
 use crate::error::Error;
-use crate::puzzle::{Clue, Grid, Instance, Piece, Placement, Rotation};
+pub use crate::puzzle::ColourCounts;
+use crate::puzzle::{Clue, Instance, Piece, Placement, Rotation};
 
 /// The format tag written in, and expected from, every instance file.
 pub const FORMAT: &str = "edgematch-instance/1";
-
-/// Colour counts by class, as written by the planted generator.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ColourCounts {
-    /// Colours on joins between two rim cells.
-    pub frame: u32,
-    /// Colours on every other inner join.
-    pub interior: u32,
-}
 
 /// An instance with the optional descriptive fields of its file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -92,7 +83,7 @@ pub fn parse(path: &Path, text: &str) -> Result<InstanceFile, Error> {
     if raw.format != FORMAT {
         return Err(field_error(path, "format", format!("expected \"{FORMAT}\", found {:?}", raw.format)));
     }
-    let grid = Grid { width: board_side(path, "width", raw.width)?, height: board_side(path, "height", raw.height)? };
+    let grid = grid_field(path, raw.width, raw.height)?;
     if raw.pieces.len() != grid.cells() {
         return Err(field_error(
             path,
@@ -133,10 +124,8 @@ pub fn parse(path: &Path, text: &str) -> Result<InstanceFile, Error> {
                 format!("no piece {} (pieces are 1..={})", c.piece, pieces.len()),
             ));
         }
-        let rotation = u8::try_from(c.rotation)
-            .ok()
-            .and_then(Rotation::new)
-            .ok_or_else(|| field_error(path, field("rotation"), format!("{} is not in 0..=3", c.rotation)))?;
+        let rotation =
+            Rotation::try_from(c.rotation).map_err(|e| field_error(path, field("rotation"), e.to_string()))?;
         let cell = grid.cell(c.row as usize, c.col as usize);
         let piece = c.piece as usize - 1;
         if let Some(j) = clues.iter().position(|k| k.cell == cell) {

@@ -57,13 +57,30 @@ pub fn instance(path: &Path, options: &InstanceOptions<'_>) -> Result<Loaded, Er
     Ok(Loaded { instance, name, clue_names, columns })
 }
 
-/// Reads a board of any supported format for `instance`.
-pub fn board(path: &Path, instance: &Instance) -> Result<Board, Error> {
-    let text = read_text(path)?;
+/// A board read for an instance, with the name its source gives it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LoadedBoard {
+    /// The board.
+    pub board: Board,
+    /// The name a bucas link gives itself (`puzzle`), if any.
+    pub name: Option<String>,
+}
+
+/// Reads a board of any supported format for `instance`: `source` is a file,
+/// or an e2.bucas.name link given as it is (on the command line).
+pub fn board(source: &Path, instance: &Instance) -> Result<LoadedBoard, Error> {
+    let text = match source.to_str() {
+        Some(link) if bucas::sniff(link) => link.to_owned(),
+        _ => read_text(source)?,
+    };
+    let path = if bucas::sniff(&source.to_string_lossy()) { Path::new("(link)") } else { source };
+    let mut name = None;
     let board = if text.trim_start().starts_with('{') {
         board_json::parse(path, &text)?
     } else if bucas::sniff(&text) {
-        bucas::to_board(path, &bucas::read(path)?, instance)?
+        let link = bucas::first_link(path, &text)?;
+        name.clone_from(&link.name);
+        bucas::to_board(path, &link, instance)?
     } else if board_text::sniff(&text) {
         board_text::parse(path, &text, instance)?
     } else if brendan::sniff(&text) {
@@ -75,22 +92,6 @@ pub fn board(path: &Path, instance: &Instance) -> Result<Board, Error> {
             "not a board JSON, bucas link, decoded board (`A1 y x piece rot N E S W`) or Brendan solution",
         ));
     };
-    if board.grid != instance.grid {
-        return Err(Error::Mismatch(format!(
-            "{}: the board is {} but the instance is {}",
-            path.display(),
-            board.grid,
-            instance.grid
-        )));
-    }
-    Ok(board)
-}
-
-/// The name a board file gives itself (a bucas link's `puzzle`), if any.
-pub fn board_name(path: &Path) -> Option<String> {
-    let text = read_text(path).ok()?;
-    if !bucas::sniff(&text) {
-        return None;
-    }
-    bucas::read(path).ok()?.name
+    super::same_size(path, board.grid, instance)?;
+    Ok(LoadedBoard { board, name })
 }

@@ -13,7 +13,7 @@ pub mod piece_list;
 use std::path::Path;
 
 use crate::error::Error;
-use crate::puzzle::{Colour, Grid, Instance, MAX_SIDE, Placement, Rotation};
+use crate::puzzle::{Colour, Grid, Instance, Placement, Rotation};
 
 /// Reads a whole file, naming it in the error.
 pub fn read_text(path: &Path) -> Result<String, Error> {
@@ -80,8 +80,7 @@ impl DataLine<'_> {
 
     /// Field `k` as a rotation.
     pub(crate) fn rotation(&self, k: usize) -> Result<Rotation, Error> {
-        let v = self.number(k)?;
-        u8::try_from(v).ok().and_then(Rotation::new).ok_or_else(|| self.error(format!("rot {v} is not in 0..=3")))
+        Rotation::try_from(self.number(k)?).map_err(|e| self.error(e.to_string()))
     }
 
     /// Fields `y` and `x` as a cell of `grid` (row from the top, column from the left).
@@ -121,10 +120,16 @@ impl DataLine<'_> {
     }
 }
 
-/// A board side read from a file: 1..=MAX_SIDE.
-pub(crate) fn board_side(path: &Path, field: &str, value: i64) -> Result<usize, Error> {
-    usize::try_from(value)
-        .ok()
-        .filter(|v| (1..=MAX_SIDE).contains(v))
-        .ok_or_else(|| field_error(path, field, format!("{value} is not in 1..={MAX_SIDE}")))
+/// A board read from `path` must have the instance's size.
+pub(crate) fn same_size(path: &Path, board: Grid, instance: &Instance) -> Result<(), Error> {
+    if board == instance.grid {
+        Ok(())
+    } else {
+        Err(Error::Mismatch(format!("{}: the board is {board} but the instance is {}", path.display(), instance.grid)))
+    }
+}
+
+/// The board size of a file's `width` and `height` fields (see [`Grid::new`]).
+pub(crate) fn grid_field(path: &Path, width: i64, height: i64) -> Result<Grid, Error> {
+    Grid::new(width, height).map_err(|e| field_error(path, e.axis, e.to_string()))
 }

@@ -22,7 +22,7 @@ use std::str::FromStr;
 
 use super::{data_lines, field_error, read_text};
 use crate::error::Error;
-use crate::puzzle::{Grid, Instance, MAX_SIDE, Piece};
+use crate::puzzle::{Grid, Instance, Piece};
 
 /// Which side of the reference orientation each of the four columns shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -106,14 +106,7 @@ pub fn parse(path: &Path, text: &str, columns: Columns, size: Option<Grid>) -> R
     let mut pieces = Vec::new();
     for line in data_lines(path, text) {
         if line.fields.len() == 2 && pieces.is_empty() && declared.is_none() {
-            let side = |k: usize, what: &str| {
-                let v = line.number(k)?;
-                usize::try_from(v)
-                    .ok()
-                    .filter(|v| (1..=MAX_SIDE).contains(v))
-                    .ok_or_else(|| line.error(format!("{what} {v} is not in 1..={MAX_SIDE}")))
-            };
-            declared = Some(Grid { width: side(0, "width")?, height: side(1, "height")? });
+            declared = Some(Grid::new(line.number(0)?, line.number(1)?).map_err(|e| line.error(e.to_string()))?);
             continue;
         }
         line.expect_fields(4, "4 colours")?;

@@ -17,17 +17,31 @@ pub use self::bridge::MipEnv;
 use self::bridge::MipProblem;
 use crate::error::Error;
 use crate::puzzle::{Board, Instance, Placement, Side};
-use crate::solver::{Outcome, Status};
+use crate::solver::{self, Limits, Outcome, Status};
+use crate::stop::Stop;
 
-/// How to run the MIP.
+/// The MIP's own options; time and seed come from [`Limits`].
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Options {
-    /// Wall-clock limit in seconds; `None` runs to optimality.
-    pub time_limit: Option<f64>,
-    /// HiGHS' random seed.
-    pub seed: i32,
     /// Show HiGHS' log.
     pub log: bool,
+}
+
+/// What HiGHS returned, with the size of the problem.
+#[derive(Clone, Debug, PartialEq, Default, serde::Serialize)]
+pub struct Stats {
+    /// Columns (placement and join variables).
+    pub columns: usize,
+    /// Rows.
+    pub rows: usize,
+    /// Nonzeros of the matrix.
+    pub nonzeros: usize,
+    /// HiGHS' model status (7 optimal, 8 infeasible, 13 time limit, 17 interrupt).
+    pub model_status: i32,
+    /// Matched joins of the incumbent, if there is one.
+    pub objective: Option<f64>,
+    /// The best bound HiGHS proved.
+    pub dual_bound: f64,
 }
 
 /// The MIP and what its placement columns stand for.
@@ -39,7 +53,7 @@ pub struct Model {
 }
 
 /// Builds the placement MIP of `instance`.
-pub fn build(instance: &Instance, options: &Options) -> Model {
+pub fn build(instance: &Instance, options: &Options, limits: &Limits) -> Result<Model, Error> {
     let grid = instance.grid;
     let mut placements = Vec::new();
     // (cell, side, colour) -> placement columns showing that colour there.
@@ -117,12 +131,12 @@ pub fn build(instance: &Instance, options: &Options) -> Model {
         a_start,
         a_index,
         a_value,
-        time_limit: options.time_limit.unwrap_or(0.0),
-        seed: options.seed,
+        time_limit: limits.time_limit.unwrap_or(0.0),
+        seed: limits.seed_i32()?,
         log: options.log,
     };
     debug_assert_eq!(n, placement_cols + join_count);
-    Model { problem, placements }
+    Ok(Model { problem, placements })
 }
 
 /// HiGHS model statuses used here.
@@ -132,9 +146,14 @@ const INTERRUPTED: i32 = 17;
 
 /// Builds and solves the MIP. The board is HiGHS' incumbent (a full board,
 /// maybe with mismatched joins): check it before trusting it.
-pub fn solve(instance: &Instance, options: &Options, env: &MipEnv) -> Result<Outcome, Error> {
+pub fn solve(instance: &Instance, options: &Options, limits: &Limits, stop: &Stop) -> Result<Outcome, Error> {
     let start = Instant::now();
-    let model = build(instance, options);
+    let model = build(instance, options, limits)?;
+    let env = MipEnv::new();
+    let _hook = stop.on_raise({
+        let env = env.clone();
+        move || env.stop()
+    });
     let result = env.solve(&model.problem)?;
     let seconds = start.elapsed().as_secs_f64();
     let board = result.has_solution.then(|| {
@@ -154,13 +173,13 @@ pub fn solve(instance: &Instance, options: &Options, env: &MipEnv) -> Result<Out
         INTERRUPTED => Status::Interrupted,
         _ => Status::Unknown,
     };
-    let statistics = vec![
-        ("columns", model.problem.col_cost.len().to_string()),
-        ("rows", model.problem.row_lower.len().to_string()),
-        ("nonzeros", model.problem.a_index.len().to_string()),
-        ("highs_model_status", result.model_status.to_string()),
-        ("objective", if result.has_solution { format!("{}", result.objective) } else { "none".to_owned() }),
-        ("dual_bound", format!("{:.2}", result.dual_bound)),
-    ];
-    Ok(Outcome { status, board, seconds, statistics })
+    let stats = Stats {
+        columns: model.problem.col_cost.len(),
+        rows: model.problem.row_lower.len(),
+        nonzeros: model.problem.a_index.len(),
+        model_status: result.model_status,
+        objective: result.has_solution.then_some(result.objective),
+        dual_bound: result.dual_bound,
+    };
+    Ok(Outcome { status, board, seconds, stats: solver::Stats::Mip(stats) })
 }

@@ -1,0 +1,281 @@
+//! `edgematch bench …`: benchmarks whose records go to `results/`.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context as _, Result};
+use clap::{Args, Subcommand};
+use edgematch::bench::records::{CliffRun, ExternalRun};
+use edgematch::bench::{self, Provenance, cliff, external, report, runs};
+use edgematch::cpsat::{self, model::Formulation};
+use edgematch::interrupt;
+use edgematch::puzzle::MAX_SIDE;
+use edgematch::solver::{Limits, SolverKind};
+use edgematch::stop::Stop;
+
+use super::args::{ModelArg, Numbers, cores, numbers, seconds, shard, size_and_seconds, size_and_seeds, write_out};
+use super::unless_interrupted;
+
+#[derive(Subcommand)]
+pub(crate) enum BenchCommand {
+    /// CP-SAT on planted instances, and the time to build and serialize a model.
+    Spine(SpineArgs),
+    /// DFS and CP-SAT, one after the other, on the same planted boards; appends to a runs file.
+    Cliff(CliffArgs),
+    /// Merge runs files into a markdown table and an SVG chart.
+    Report(ReportArgs),
+    /// DFS placements per second on one thread.
+    DfsSpeed(DfsSpeedArgs),
+    /// Time to build and serialize the CP-SAT model in each formulation.
+    ModelBuild(ModelBuildArgs),
+    /// CP-SAT on the published puzzles of data/ (clue puzzles, Heule, Brendan).
+    External(ExternalArgs),
+    /// The DFS with and without the flux certificate on planted 8x8-10x10 boards.
+    FluxPrune(FluxPruneArgs),
+}
+
+#[derive(Args)]
+pub(crate) struct SpineArgs {
+    /// Instances to solve.
+    #[arg(default_values_t = (1..=5).map(|s| format!("models/planted-12x12-f5i17-s{s}.json")).collect::<Vec<_>>())]
+    instances: Vec<String>,
+    /// Instance whose model build and serialization is timed.
+    #[arg(long, default_value = "models/planted-16x16-f5i17-s1.json")]
+    model_instance: PathBuf,
+    /// Wall-clock limit per solve, in seconds.
+    #[arg(long, default_value_t = 600.0, value_parser = seconds)]
+    time_limit: f64,
+    /// CP-SAT workers (default: the number of cores).
+    #[arg(long)]
+    workers: Option<u32>,
+    /// Formulations to run, each on every instance.
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [ModelArg::Table, ModelArg::Element])]
+    models: Vec<ModelArg>,
+    /// The JSON record to write.
+    #[arg(long, default_value = "results/spine-cpsat.json")]
+    out: PathBuf,
+}
+
+#[derive(Args)]
+pub(crate) struct CliffArgs {
+    /// Board sides, e.g. 10,11,12 or 10-14.
+    #[arg(long, value_parser = numbers, default_value = "10-14")]
+    sizes: Numbers,
+    /// Frame+interior colour settings.
+    #[arg(long, value_delimiter = ',', default_value = "5+17")]
+    colours: Vec<cliff::Colours>,
+    /// Generator seeds, e.g. 1-5.
+    #[arg(long, value_parser = numbers, default_value = "1-5")]
+    seeds: Numbers,
+    /// Seeds for one size instead of --seeds, as SIZE:SEEDS (e.g. 16:1 or 16:1-2); repeatable.
+    #[arg(long, value_parser = size_and_seeds)]
+    seeds_at: Vec<(u64, Vec<u64>)>,
+    /// Arms to run, in order, on each instance.
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [SolverKind::Dfs, SolverKind::Cpsat])]
+    arms: Vec<SolverKind>,
+    /// DFS budgets in seconds; the first runs at every size, the others at --dfs-long-sizes.
+    #[arg(long, value_delimiter = ',', default_value = "20", value_parser = seconds)]
+    dfs_budgets: Vec<f64>,
+    /// Sizes at which the DFS budgets after the first run (default: all).
+    #[arg(long, value_delimiter = ',')]
+    dfs_long_sizes: Vec<usize>,
+    /// DFS placements between restarts.
+    #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
+    restart_nodes: u64,
+    /// CP-SAT limit in seconds.
+    #[arg(long, default_value_t = 300.0, value_parser = seconds)]
+    cpsat_limit: f64,
+    /// CP-SAT limit for one size, as SIZE:SECONDS (e.g. 14:120); repeatable.
+    #[arg(long, value_parser = size_and_seconds)]
+    cpsat_limit_at: Vec<(usize, f64)>,
+    /// MIP (HiGHS) limit in seconds.
+    #[arg(long, default_value_t = 300.0, value_parser = seconds)]
+    mip_limit: f64,
+    /// CP-SAT workers (default: the number of cores).
+    #[arg(long)]
+    workers: Option<u32>,
+    /// CP-SAT formulation.
+    #[arg(long, value_enum, default_value_t = ModelArg::Table)]
+    model: ModelArg,
+    /// Folder of instance files; instances not there are generated in memory.
+    #[arg(long, default_value = "models")]
+    models_dir: PathBuf,
+    /// Runs file (JSON lines) to append to; its finished jobs are skipped.
+    #[arg(long, default_value = "results/cliff/runs.jsonl")]
+    runs: PathBuf,
+    /// Run only share K of N of the jobs, as K/N.
+    #[arg(long, value_parser = shard, default_value = "1/1")]
+    shard: (usize, usize),
+}
+
+#[derive(Args)]
+pub(crate) struct ReportArgs {
+    /// Runs files to merge.
+    #[arg(required = true)]
+    runs: Vec<PathBuf>,
+    /// Markdown table to write.
+    #[arg(long, default_value = "results/cliff/table.md")]
+    out: PathBuf,
+    /// SVG chart to write.
+    #[arg(long, default_value = "results/cliff/cliff.svg")]
+    svg: PathBuf,
+}
+
+#[derive(Args)]
+pub(crate) struct DfsSpeedArgs {
+    /// Instances to run the DFS on.
+    #[arg(default_values_t = (1..=5).map(|s| format!("models/planted-12x12-f5i17-s{s}.json")).collect::<Vec<_>>())]
+    instances: Vec<String>,
+    /// Seconds per instance.
+    #[arg(long, default_value_t = 10.0, value_parser = seconds)]
+    seconds: f64,
+    /// The JSON record to write.
+    #[arg(long, default_value = "results/dfs-speed.json")]
+    out: PathBuf,
+}
+
+#[derive(Args)]
+pub(crate) struct ModelBuildArgs {
+    /// Instance whose model is built.
+    #[arg(default_value = "models/planted-16x16-f5i17-s1.json")]
+    instance: PathBuf,
+    /// The JSON record to write.
+    #[arg(long, default_value = "results/model-build.json")]
+    out: PathBuf,
+}
+
+#[derive(Args)]
+pub(crate) struct ExternalArgs {
+    /// The data folder (clue-puzzles/, heule2008/, brendan/ under it).
+    #[arg(long, default_value = "data")]
+    data: PathBuf,
+    /// CP-SAT limit per puzzle, in seconds.
+    #[arg(long, default_value_t = 60.0, value_parser = seconds)]
+    time_limit: f64,
+    /// CP-SAT workers (default: the number of cores).
+    #[arg(long)]
+    workers: Option<u32>,
+    /// Runs file (JSON lines) to append to; puzzles in it are skipped.
+    #[arg(long, default_value = "results/external-puzzles.jsonl")]
+    runs: PathBuf,
+    /// The markdown table to write.
+    #[arg(long, default_value = "results/external-puzzles.md")]
+    out: PathBuf,
+}
+
+#[derive(Args)]
+pub(crate) struct FluxPruneArgs {
+    /// Apply the certificate once this fraction of the cells is filled.
+    #[arg(long, default_value_t = 0.75, value_parser = fraction)]
+    fill: f64,
+    /// Limit per run, in seconds.
+    #[arg(long, default_value_t = 60.0, value_parser = seconds)]
+    seconds: f64,
+    /// The JSON record to write.
+    #[arg(long, default_value = "results/dfs-flux-prune.json")]
+    out: PathBuf,
+}
+
+/// A fraction in 0..=1.
+fn fraction(s: &str) -> Result<f64, String> {
+    let value: f64 = s.parse().map_err(|e| format!("{e}"))?;
+    if (0.0..=1.0).contains(&value) { Ok(value) } else { Err(format!("{s} is not in 0..=1")) }
+}
+
+/// The handle Ctrl-C raises, installed once for the bench.
+fn stop() -> Result<Stop> {
+    interrupt::install().map_err(anyhow::Error::msg)
+}
+
+pub(crate) fn run(command: BenchCommand) -> Result<ExitCode> {
+    match command {
+        BenchCommand::Spine(args) => spine(args),
+        BenchCommand::Cliff(args) => cliff(args),
+        BenchCommand::Report(args) => report(args),
+        BenchCommand::DfsSpeed(args) => {
+            let instances: Vec<PathBuf> = args.instances.iter().map(PathBuf::from).collect();
+            write_out(&args.out, &bench::dfs_speed(&instances, args.seconds, &stop()?)?.to_json())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        BenchCommand::ModelBuild(args) => {
+            write_out(&args.out, &bench::spine::model_build_record(&args.instance)?.to_json())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        BenchCommand::External(args) => external(args),
+        BenchCommand::FluxPrune(args) => {
+            let record = bench::dfs_speed::flux_prune(&[8, 9, 10], &[1, 2, 3], args.fill, args.seconds, &stop()?)?;
+            write_out(&args.out, &record.to_json())?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn spine(args: SpineArgs) -> Result<ExitCode> {
+    let config = bench::SpineConfig {
+        instances: args.instances.iter().map(PathBuf::from).collect(),
+        model_instance: args.model_instance,
+        formulations: args.models.iter().map(|&m| m.into()).collect(),
+        limits: Limits {
+            time_limit: Some(args.time_limit),
+            threads: args.workers.unwrap_or_else(cores),
+            ..Limits::default()
+        },
+    };
+    write_out(&args.out, &bench::spine(&config, &stop()?)?.to_json())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn cliff(args: CliffArgs) -> Result<ExitCode> {
+    let to_size = |s: u64| usize::try_from(s).ok().filter(|s| (2..=MAX_SIDE).contains(s));
+    let sizes =
+        args.sizes.0.iter().map(|&s| to_size(s).with_context(|| format!("--sizes: {s} is not in 2..={MAX_SIDE}")));
+    let config = cliff::CliffConfig {
+        sizes: sizes.collect::<Result<_>>()?,
+        colours: args.colours,
+        seeds: args.seeds.0,
+        seeds_at: args.seeds_at.into_iter().map(|(size, seeds)| (size as usize, seeds)).collect(),
+        arms: args.arms,
+        dfs_budgets: args.dfs_budgets,
+        dfs_long_sizes: args.dfs_long_sizes,
+        restart_nodes: args.restart_nodes,
+        cpsat_limit: args.cpsat_limit,
+        cpsat_limit_at: args.cpsat_limit_at,
+        mip_limit: args.mip_limit,
+        workers: args.workers.unwrap_or_else(cores),
+        formulation: Formulation::from(args.model),
+        models_dir: args.models_dir,
+        runs: args.runs,
+        shard: args.shard,
+    };
+    let stop = stop()?;
+    let _ = cliff::run(&config, &Provenance::current(), &stop)?;
+    Ok(unless_interrupted(ExitCode::SUCCESS))
+}
+
+fn report(args: ReportArgs) -> Result<ExitCode> {
+    let mut all = Vec::new();
+    for path in &args.runs {
+        let (mut more, broken) = runs::read_runs::<CliffRun>(path)?;
+        if broken > 0 {
+            eprintln!("report: {} has {broken} unreadable line(s), ignored", path.display());
+        }
+        all.append(&mut more);
+    }
+    let rungs = report::summarize(&all);
+    edgematch::output::write_atomic(&args.out, report::markdown(&rungs).as_bytes())?;
+    edgematch::output::write_atomic(&args.svg, report::svg(&rungs).as_bytes())?;
+    eprintln!("wrote {} and {} ({} runs)", args.out.display(), args.svg.display(), all.len());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn external(args: ExternalArgs) -> Result<ExitCode> {
+    let puzzles = external::catalogue(&args.data)?;
+    let options = cpsat::Options::default();
+    let limits =
+        Limits { time_limit: Some(args.time_limit), threads: args.workers.unwrap_or_else(cores), ..Limits::default() };
+    let provenance = Provenance::current();
+    let _ = external::run(&puzzles, &options, &limits, &args.runs, &provenance, &stop()?)?;
+    let (runs, _) = runs::read_runs::<ExternalRun>(&args.runs)?;
+    write_out(&args.out, &external::document(&puzzles, &runs, &options, &limits, &provenance))?;
+    Ok(unless_interrupted(ExitCode::SUCCESS))
+}

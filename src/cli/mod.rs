@@ -1,0 +1,80 @@
+//! The command line: one file per subcommand, each parsing its arguments and calling the library.
+
+mod args;
+mod bench;
+mod convert;
+mod flux;
+mod generate;
+mod render;
+mod solve;
+mod verify;
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::{Parser, Subcommand};
+use edgematch::formats::load;
+
+/// Edge-matching puzzles (Eternity II and its kind): generate, solve with CP-SAT, verify.
+#[derive(Parser)]
+#[command(version = concat!(env!("CARGO_PKG_VERSION"), " (OR-Tools ", env!("EDGEMATCH_ORTOOLS_VERSION"), ")"), about)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Generate a planted instance (and its solution beside it).
+    Generate(generate::GenerateArgs),
+    /// Solve an instance and verify the board.
+    Solve(solve::SolveArgs),
+    /// Check a board against an instance.
+    Verify(verify::VerifyArgs),
+    /// Convert an instance, or a board (with --instance), to another format.
+    Convert(convert::ConvertArgs),
+    /// Draw a board as SVG: side colours, mismatched joins in red, clues outlined.
+    Render(render::RenderArgs),
+    /// The flux law of a piece set: facts, exact ranks, fourth member, certificate sweep.
+    Flux(flux::FluxArgs),
+    /// Run a benchmark and write its record under results/.
+    #[command(subcommand)]
+    Bench(bench::BenchCommand),
+}
+
+/// Runs the parsed command; the exit code is the command's verdict.
+pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        Command::Generate(args) => generate::run(args),
+        Command::Solve(args) => solve::run(args),
+        Command::Verify(args) => verify::run(args),
+        Command::Convert(args) => convert::run(args),
+        Command::Render(args) => render::run(args),
+        Command::Flux(args) => flux::run(args),
+        Command::Bench(command) => bench::run(command),
+    }
+}
+
+/// The `instance:` line: path, size, pieces, clues, and how a piece list was read.
+fn describe(path: &Path, loaded: &load::Loaded) -> String {
+    let instance = &loaded.instance;
+    let columns = loaded.columns.map_or(String::new(), |c| format!(", columns {c}"));
+    format!(
+        "instance: {} ({}, {} pieces, {} clues{columns})",
+        path.display(),
+        instance.grid,
+        instance.pieces.len(),
+        instance.clues.len()
+    )
+}
+
+/// Exit code 130 after Ctrl-C, else `code`.
+fn unless_interrupted(code: ExitCode) -> ExitCode {
+    if edgematch::interrupt::raised() {
+        eprintln!("interrupted");
+        ExitCode::from(130)
+    } else {
+        code
+    }
+}

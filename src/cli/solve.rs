@@ -1,0 +1,210 @@
+//! `edgematch solve`: one solver on one instance; every board goes through the checker before it is shown.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Result, bail};
+use clap::Args;
+use edgematch::formats::board_json;
+use edgematch::output::write_atomic;
+use edgematch::puzzle::{Board, Instance};
+use edgematch::solver::{self, Limits, Solver, SolverKind, Status};
+use edgematch::{cpsat, dfs, interrupt, mip, render};
+use prost::Message as _;
+
+use super::args::{InstanceSourceArgs, ModelArg, SEED_RANGE, cores, seconds};
+use super::{describe, unless_interrupted};
+
+#[derive(Args)]
+pub(crate) struct SolveArgs {
+    /// The instance: instance JSON, or a piece list (see --columns).
+    instance: PathBuf,
+    #[command(flatten)]
+    source: InstanceSourceArgs,
+    /// Which solver: `cpsat`, the native `dfs` baseline, or the placement `mip` (HiGHS).
+    #[arg(long, value_enum, default_value_t = SolverKind::Cpsat)]
+    solver: SolverKind,
+    /// Wall-clock limit in seconds (default: none).
+    #[arg(long, value_parser = seconds)]
+    time_limit: Option<f64>,
+    /// Random seed (CP-SAT's `random_seed`, HiGHS' seed, the DFS shuffling stream).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(SEED_RANGE))]
+    seed: u64,
+    /// Show the solver's own log (CP-SAT and HiGHS write it to standard output).
+    #[arg(long)]
+    log: bool,
+    /// Draw the verified board as SVG here.
+    #[arg(long)]
+    svg: Option<PathBuf>,
+    /// Write the verified board here (board JSON; the best partial board if unsolved).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    #[command(flatten)]
+    cpsat: CpsatArgs,
+    #[command(flatten)]
+    dfs: DfsArgs,
+}
+
+/// Flags that only CP-SAT takes.
+#[derive(Args)]
+#[command(next_help_heading = "CP-SAT options (--solver cpsat)")]
+struct CpsatArgs {
+    /// CP-SAT workers (default: the number of cores).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    workers: Option<u32>,
+    /// The formulation: `table` (one Table constraint per cell, the fastest) or
+    /// `element` (index = 4·piece + rotation channelled by Element constraints
+    /// into side colours). Default: table.
+    #[arg(long, value_enum)]
+    model: Option<ModelArg>,
+    /// Write the CpModelProto here (binary protobuf), before solving.
+    #[arg(long)]
+    dump_model: Option<PathBuf>,
+}
+
+/// Flags that only the DFS takes.
+#[derive(Args)]
+#[command(next_help_heading = "DFS options (--solver dfs)")]
+struct DfsArgs {
+    /// Placements between restarts (default: 100000).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    restart_nodes: Option<u64>,
+    /// Stop after about this many placements (for reproducible measurements).
+    #[arg(long)]
+    node_limit: Option<u64>,
+    /// Apply the flux endgame certificate once the board holds at least N cells.
+    #[arg(long, value_name = "N")]
+    flux_prune: Option<usize>,
+    /// Exhaustive search without restarts (proves unsolvable, or finds a solution).
+    #[arg(long)]
+    complete: bool,
+    /// Count solutions exhaustively, stopping at CAP (implies --complete).
+    #[arg(long, value_name = "CAP")]
+    count: Option<u64>,
+}
+
+impl CpsatArgs {
+    /// The flags given, by name.
+    fn given(&self) -> Vec<&'static str> {
+        [
+            ("--workers", self.workers.is_some()),
+            ("--model", self.model.is_some()),
+            ("--dump-model", self.dump_model.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(name, given)| given.then_some(name))
+        .collect()
+    }
+}
+
+impl DfsArgs {
+    /// The flags given, by name.
+    fn given(&self) -> Vec<&'static str> {
+        [
+            ("--restart-nodes", self.restart_nodes.is_some()),
+            ("--node-limit", self.node_limit.is_some()),
+            ("--flux-prune", self.flux_prune.is_some()),
+            ("--complete", self.complete),
+            ("--count", self.count.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(name, given)| given.then_some(name))
+        .collect()
+    }
+}
+
+impl SolveArgs {
+    /// The solver and limits the flags ask for; a flag that belongs to
+    /// another solver is refused rather than ignored.
+    fn solver(&self) -> Result<(Solver, Limits)> {
+        for (owner, given) in [(SolverKind::Cpsat, self.cpsat.given()), (SolverKind::Dfs, self.dfs.given())] {
+            if let Some(flag) = given.first().filter(|_| owner != self.solver) {
+                bail!("{flag} is an option of --solver {owner}, not of --solver {}", self.solver);
+            }
+        }
+        let mut limits =
+            Limits { time_limit: self.time_limit, node_limit: self.dfs.node_limit, seed: self.seed, threads: 1 };
+        let solver = match self.solver {
+            SolverKind::Cpsat => {
+                limits.threads = self.cpsat.workers.unwrap_or_else(cores);
+                let formulation = self.cpsat.model.unwrap_or(ModelArg::Table).into();
+                Solver::Cpsat(cpsat::Options { log: self.log, formulation })
+            }
+            SolverKind::Dfs => Solver::Dfs(dfs::Options {
+                restart_nodes: self.dfs.restart_nodes.unwrap_or(dfs::Options::default().restart_nodes),
+                complete: self.dfs.complete || self.dfs.count.is_some(),
+                count_cap: self.dfs.count.unwrap_or(1),
+                collect: false,
+                flux_prune: self.dfs.flux_prune,
+            }),
+            SolverKind::Mip => Solver::Mip(mip::Options { log: self.log }),
+        };
+        Ok((solver, limits))
+    }
+}
+
+pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
+    let (solver, limits) = args.solver()?;
+    let loaded = args.source.load(&args.instance)?;
+    let instance = &loaded.instance;
+    println!("{}", describe(&args.instance, &loaded));
+    if let (Solver::Cpsat(options), Some(path)) = (&solver, &args.cpsat.dump_model) {
+        let model = cpsat::model::build(instance, options.formulation);
+        write_atomic(path, &model.proto.encode_to_vec())?;
+        eprintln!("wrote the model to {}", path.display());
+    }
+    let stop = interrupt::install().map_err(anyhow::Error::msg)?;
+    // This line is also the sign, for whoever waits on it, that Ctrl-C is handled from here on.
+    println!("solver: {}", solver.describe(&limits));
+    let outcome = solver.solve(instance, &limits, &stop)?;
+    let status =
+        if stop.is_raised() && outcome.status != Status::Solved { Status::Interrupted } else { outcome.status };
+    println!("status: {status}");
+    println!("wall time: {:.3} s", outcome.seconds);
+    for (name, value) in outcome.stats.lines(outcome.seconds) {
+        println!("{name}: {value}");
+    }
+    let verified = match solver::verify(instance, &outcome) {
+        Ok(verified) => verified,
+        Err(error) => {
+            eprintln!("edgematch: {error}; this is a bug");
+            return Ok(ExitCode::from(3));
+        }
+    };
+    if let (Some(report), Some(board)) = (&verified.report, &outcome.board) {
+        print!("checker: {}", report.summary(20));
+        if !verified.solved {
+            println!("best board found: score {}/{} (verified)", report.score, report.max_score);
+        }
+        print_board(board);
+        write_board(&args, instance, board, &loaded.name)?;
+    }
+    Ok(unless_interrupted(if verified.solved { ExitCode::SUCCESS } else { ExitCode::from(1) }))
+}
+
+/// Writes the verified board where `--out` and `--svg` ask.
+fn write_board(args: &SolveArgs, instance: &Instance, board: &Board, title: &str) -> Result<()> {
+    if let Some(path) = &args.out {
+        write_atomic(path, board_json::to_string(board).as_bytes())?;
+        println!("wrote {}", path.display());
+    }
+    if let Some(path) = &args.svg {
+        write_atomic(path, render::svg(instance, board, title, render::Style::default()).as_bytes())?;
+        println!("wrote {}", path.display());
+    }
+    Ok(())
+}
+
+fn print_board(board: &Board) {
+    println!("board (piece/rotation, row by row):");
+    for row in board.cells.chunks(board.grid.width) {
+        let cells: Vec<String> = row
+            .iter()
+            .map(|c| match c {
+                Some(p) => format!("{:>4}/{}", p.piece + 1, p.rotation.turns()),
+                None => "    ./.".to_owned(),
+            })
+            .collect();
+        println!("  {}", cells.join(" "));
+    }
+}
