@@ -79,71 +79,111 @@ pub fn planted(spec: &PlantedSpec) -> Result<Planted, Error> {
         return Err(Error::Generate(format!("{f} frame + {i} interior colours exceed 255")));
     }
     let mut rng = Rng::new(spec.seed);
+    let mut joins = Joins::coloured(spec, &mut rng)?;
+    joins.repair(spec, &mut rng)?;
+    let (pieces, solution) = cut(grid, &joins.pieces(), &mut rng);
+    let clue_cells = clue_cells(grid, spec.clues, &mut rng)?;
+    let clues = clue_cells
+        .into_iter()
+        .map(|cell| Clue { cell, placement: solution.cells[cell].expect("full board") })
+        .collect();
+    Ok(Planted {
+        instance: Instance { grid, pieces, clues },
+        solution,
+        colours: ColourCounts { frame: f, interior: i },
+    })
+}
 
-    // Colour the joins, class by class, balanced.
-    let joins: Vec<(usize, Side)> = grid.joins().collect();
-    let is_frame = |&(cell, side): &(usize, Side)| {
-        grid.is_rim_cell(cell) && grid.is_rim_cell(grid.neighbour(cell, side).expect("inner join"))
-    };
-    let frame: Vec<usize> = (0..joins.len()).filter(|&j| is_frame(&joins[j])).collect();
-    let interior: Vec<usize> = (0..joins.len()).filter(|&j| !is_frame(&joins[j])).collect();
-    let mut colour = vec![GREY; joins.len()];
-    for (class, count, first, what) in [(&frame, f, 1, "frame"), (&interior, i, f + 1, "interior")] {
-        if class.is_empty() {
-            continue;
+/// The inner joins of a board and the colour of each.
+struct Joins {
+    grid: Grid,
+    /// Colour of each join.
+    colour: Vec<Colour>,
+    /// The joins of each class: frame (between two rim cells) and interior.
+    classes: [Vec<usize>; 2],
+    /// The class of each join: 0 frame, 1 interior.
+    class_of: Vec<usize>,
+    /// The join on each side of each cell, `usize::MAX` on the rim.
+    join_of: Vec<[usize; 4]>,
+}
+
+impl Joins {
+    /// Colours the joins class by class, each colour of a class used equally often (±1).
+    fn coloured(spec: &PlantedSpec, rng: &mut Rng) -> Result<Joins, Error> {
+        let grid = spec.grid;
+        let joins: Vec<(usize, Side)> = grid.joins().collect();
+        let is_frame = |&(cell, side): &(usize, Side)| {
+            grid.is_rim_cell(cell) && grid.is_rim_cell(grid.neighbour(cell, side).expect("inner join"))
+        };
+        let frame: Vec<usize> = (0..joins.len()).filter(|&j| is_frame(&joins[j])).collect();
+        let interior: Vec<usize> = (0..joins.len()).filter(|&j| !is_frame(&joins[j])).collect();
+        let (f, i) = (spec.frame_colours, spec.interior_colours);
+        let mut colour = vec![GREY; joins.len()];
+        for (class, count, first, what) in [(&frame, f, 1, "frame"), (&interior, i, f + 1, "interior")] {
+            if class.is_empty() {
+                continue;
+            }
+            if count == 0 {
+                return Err(Error::Generate(format!(
+                    "a {grid} board has {} {what} joins but 0 {what} colours",
+                    class.len()
+                )));
+            }
+            let mut palette: Vec<Colour> = (0..class.len()).map(|k| (first + k as u32 % count) as Colour).collect();
+            rng.shuffle(&mut palette);
+            for (&j, c) in class.iter().zip(palette) {
+                colour[j] = c;
+            }
         }
-        if count == 0 {
-            return Err(Error::Generate(format!(
-                "a {grid} board has {} {what} joins but 0 {what} colours",
-                class.len()
-            )));
+        let mut join_of = vec![[usize::MAX; 4]; grid.cells()];
+        for (j, &(cell, side)) in joins.iter().enumerate() {
+            join_of[cell][side.index()] = j;
+            join_of[grid.neighbour(cell, side).expect("inner join")][side.opposite().index()] = j;
         }
-        let mut palette: Vec<Colour> = (0..class.len()).map(|k| (first + k as u32 % count) as Colour).collect();
-        rng.shuffle(&mut palette);
-        for (&j, c) in class.iter().zip(palette) {
-            colour[j] = c;
-        }
+        let class_of = joins.iter().map(|j| usize::from(!is_frame(j))).collect();
+        Ok(Joins { grid, colour, classes: [frame, interior], class_of, join_of })
     }
 
-    // Which joins touch each cell, to find what to recolour.
-    let mut join_of = vec![[usize::MAX; 4]; grid.cells()];
-    for (j, &(cell, side)) in joins.iter().enumerate() {
-        join_of[cell][side.index()] = j;
-        join_of[grid.neighbour(cell, side).expect("inner join")][side.opposite().index()] = j;
-    }
-    let class_of: Vec<&Vec<usize>> =
-        (0..joins.len()).map(|j| if is_frame(&joins[j]) { &frame } else { &interior }).collect();
-    let pieces_of = |colour: &[Colour]| -> Vec<Piece> {
-        join_of.iter().map(|js| Piece(js.map(|j| if j == usize::MAX { GREY } else { colour[j] }))).collect()
-    };
-
-    let mut bad = bad_cells(&pieces_of(&colour));
-    let mut steps = 0;
-    while !bad.is_empty() {
-        if steps == REPAIR_STEPS {
-            return Err(Error::Generate(format!(
-                "no {grid} board with {f} frame + {i} interior colours free of duplicate and symmetric \
-                 pieces was found in {REPAIR_STEPS} recolouring steps (seed {}); use more colours",
-                spec.seed
-            )));
-        }
-        steps += 1;
-        let cell = bad[rng.below(bad.len())];
-        let inner: Vec<usize> = join_of[cell].iter().copied().filter(|&j| j != usize::MAX).collect();
-        let a = inner[rng.below(inner.len())];
-        let class = class_of[a];
-        let b = class[rng.below(class.len())];
-        colour.swap(a, b);
-        let next = bad_cells(&pieces_of(&colour));
-        if next.len() <= bad.len() {
-            bad = next;
-        } else {
-            colour.swap(a, b);
-        }
+    /// The pieces the colouring cuts, cell by cell, in solved orientation.
+    fn pieces(&self) -> Vec<Piece> {
+        self.join_of.iter().map(|js| Piece(js.map(|j| if j == usize::MAX { GREY } else { self.colour[j] }))).collect()
     }
 
-    // Cut, shuffle and turn.
-    let solved = pieces_of(&colour);
+    /// Swaps colours within a class until no piece is a duplicate or symmetric:
+    /// each step swaps a join of a bad cell with a random join of its class and
+    /// keeps the swap unless it makes more bad cells.
+    fn repair(&mut self, spec: &PlantedSpec, rng: &mut Rng) -> Result<(), Error> {
+        let mut bad = bad_cells(&self.pieces());
+        let mut steps = 0;
+        while !bad.is_empty() {
+            if steps == REPAIR_STEPS {
+                return Err(Error::Generate(format!(
+                    "no {} board with {} frame + {} interior colours free of duplicate and symmetric \
+                     pieces was found in {REPAIR_STEPS} recolouring steps (seed {}); use more colours",
+                    self.grid, spec.frame_colours, spec.interior_colours, spec.seed
+                )));
+            }
+            steps += 1;
+            let cell = bad[rng.below(bad.len())];
+            let inner: Vec<usize> = self.join_of[cell].iter().copied().filter(|&j| j != usize::MAX).collect();
+            let a = inner[rng.below(inner.len())];
+            let class = &self.classes[self.class_of[a]];
+            let b = class[rng.below(class.len())];
+            self.colour.swap(a, b);
+            let next = bad_cells(&self.pieces());
+            if next.len() <= bad.len() {
+                bad = next;
+            } else {
+                self.colour.swap(a, b);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Cuts the solved pieces apart, shuffles their numbers and turns each at
+/// random; returns the pieces and the planted solution that puts them back.
+fn cut(grid: Grid, solved: &[Piece], rng: &mut Rng) -> (Vec<Piece>, Board) {
     let mut order: Vec<usize> = (0..grid.cells()).collect();
     rng.shuffle(&mut order);
     let mut pieces = Vec::with_capacity(grid.cells());
@@ -156,17 +196,7 @@ pub fn planted(spec: &PlantedSpec) -> Result<Planted, Error> {
         pieces.push(Piece(std::array::from_fn(|k| s[(k + t) % 4])));
         solution.cells[cell] = Some(Placement { piece: id, rotation });
     }
-
-    let clue_cells = clue_cells(grid, spec.clues, &mut rng)?;
-    let clues = clue_cells
-        .into_iter()
-        .map(|cell| Clue { cell, placement: solution.cells[cell].expect("full board") })
-        .collect();
-    Ok(Planted {
-        instance: Instance { grid, pieces, clues },
-        solution,
-        colours: ColourCounts { frame: f, interior: i },
-    })
+    (pieces, solution)
 }
 
 /// Cells whose piece is a duplicate (up to rotation) of another or is symmetric.

@@ -3,7 +3,7 @@
 
 use std::fmt::Write as _;
 
-use crate::puzzle::{Board, Colour, Instance, Side};
+use crate::puzzle::{Board, Colour, Instance, Placement, Side};
 
 /// Side of a cell in pixels.
 const CELL: usize = 40;
@@ -58,46 +58,82 @@ pub fn svg(instance: &Instance, board: &Board, title: &str, style: Style) -> Str
     };
     for (cell, placement) in board.cells.iter().enumerate() {
         let (x, y) = origin(cell);
-        let Some(p) = placement else {
-            let _ = writeln!(
-                out,
-                "<rect x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"#f4f4f4\" stroke=\"#cccccc\"/>"
-            );
-            continue;
-        };
-        let shown = instance.pieces.get(p.piece).map(|piece| piece.rotated(p.rotation));
-        let Some(shown) = shown else { continue };
-        let (cx, cy) = (x as f64 + CELL as f64 / 2.0, y as f64 + CELL as f64 / 2.0);
-        let (x0, y0, x1, y1) = (x as f64, y as f64, (x + CELL) as f64, (y + CELL) as f64);
-        let triangles = [
-            [(x0, y0), (x1, y0)], // N
-            [(x1, y0), (x1, y1)], // E
-            [(x1, y1), (x0, y1)], // S
-            [(x0, y1), (x0, y0)], // W
-        ];
-        for (side, [a, b]) in triangles.iter().enumerate() {
-            let _ = writeln!(
-                out,
-                "<polygon points=\"{},{} {},{} {cx},{cy}\" fill=\"{}\" stroke=\"#333333\" stroke-width=\"0.5\" \
-                 shape-rendering=\"geometricPrecision\"/>",
-                a.0,
-                a.1,
-                b.0,
-                b.1,
-                fill(shown[side])
-            );
-        }
-        if style.numbers {
-            let _ = writeln!(
-                out,
-                "<text x=\"{cx}\" y=\"{}\" font-size=\"10\" text-anchor=\"middle\" fill=\"black\" \
-                 stroke=\"white\" stroke-width=\"2\" paint-order=\"stroke\">{}</text>",
-                cy + 3.5,
-                p.piece + 1
-            );
+        match placement {
+            Some(p) => draw_piece(&mut out, instance, *p, (x, y), style),
+            None => {
+                let _ = writeln!(
+                    out,
+                    "<rect x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"#f4f4f4\" stroke=\"#cccccc\"/>"
+                );
+            }
         }
     }
-    // Mismatched joins: a red bar across the shared edge.
+    let mismatches = draw_mismatches(&mut out, instance, board, origin);
+    for clue in &instance.clues {
+        let (x, y) = origin(clue.cell);
+        let _ = writeln!(
+            out,
+            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"black\" stroke-width=\"3\"/>",
+            x + 1,
+            y + 1,
+            CELL - 2,
+            CELL - 2
+        );
+    }
+    let score = board.score(instance);
+    let _ = writeln!(
+        out,
+        "<text x=\"{MARGIN}\" y=\"{}\" font-size=\"11\">{}: {score}/{}, {mismatches} mismatched (red), clues boxed</text>",
+        h - 8,
+        escape(title),
+        grid.max_score()
+    );
+    out.push_str("</svg>\n");
+    out
+}
+
+/// One placed piece: four triangles in its side colours, and its number if asked.
+fn draw_piece(out: &mut String, instance: &Instance, p: Placement, (x, y): (usize, usize), style: Style) {
+    let Some(shown) = instance.pieces.get(p.piece).map(|piece| piece.rotated(p.rotation)) else { return };
+    let (cx, cy) = (x as f64 + CELL as f64 / 2.0, y as f64 + CELL as f64 / 2.0);
+    let (x0, y0, x1, y1) = (x as f64, y as f64, (x + CELL) as f64, (y + CELL) as f64);
+    let triangles = [
+        [(x0, y0), (x1, y0)], // N
+        [(x1, y0), (x1, y1)], // E
+        [(x1, y1), (x0, y1)], // S
+        [(x0, y1), (x0, y0)], // W
+    ];
+    for (side, [a, b]) in triangles.iter().enumerate() {
+        let _ = writeln!(
+            out,
+            "<polygon points=\"{},{} {},{} {cx},{cy}\" fill=\"{}\" stroke=\"#333333\" stroke-width=\"0.5\" \
+             shape-rendering=\"geometricPrecision\"/>",
+            a.0,
+            a.1,
+            b.0,
+            b.1,
+            fill(shown[side])
+        );
+    }
+    if style.numbers {
+        let _ = writeln!(
+            out,
+            "<text x=\"{cx}\" y=\"{}\" font-size=\"10\" text-anchor=\"middle\" fill=\"black\" \
+             stroke=\"white\" stroke-width=\"2\" paint-order=\"stroke\">{}</text>",
+            cy + 3.5,
+            p.piece + 1
+        );
+    }
+}
+
+/// A red bar across each mismatched join; returns how many there are.
+fn draw_mismatches(
+    out: &mut String,
+    instance: &Instance,
+    board: &Board,
+    origin: impl Fn(usize) -> (usize, usize),
+) -> usize {
+    let grid = board.grid;
     let mut mismatches = 0;
     for (cell, side) in grid.joins() {
         let other = grid.neighbour(cell, side).expect("inner join");
@@ -120,27 +156,7 @@ pub fn svg(instance: &Instance, board: &Board, title: &str, style: Style) -> Str
              stroke-linecap=\"round\"><title>mismatch</title></line>"
         );
     }
-    for clue in &instance.clues {
-        let (x, y) = origin(clue.cell);
-        let _ = writeln!(
-            out,
-            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"black\" stroke-width=\"3\"/>",
-            x + 1,
-            y + 1,
-            CELL - 2,
-            CELL - 2
-        );
-    }
-    let score = board.score(instance);
-    let _ = writeln!(
-        out,
-        "<text x=\"{MARGIN}\" y=\"{}\" font-size=\"11\">{}: {score}/{}, {mismatches} mismatched (red), clues boxed</text>",
-        h - 8,
-        escape(title),
-        grid.max_score()
-    );
-    out.push_str("</svg>\n");
-    out
+    mismatches
 }
 
 fn escape(s: &str) -> String {

@@ -109,17 +109,7 @@ pub fn build(instance: &Instance, options: &Options, limits: &Limits) -> Result<
         }
     }
     let n = columns.len();
-    let mut a_start = Vec::with_capacity(n + 1);
-    let mut a_index = Vec::new();
-    let mut a_value = Vec::new();
-    for column in &columns {
-        a_start.push(a_index.len() as i32);
-        for &(row, value) in column {
-            a_index.push(row);
-            a_value.push(value);
-        }
-    }
-    a_start.push(a_index.len() as i32);
+    let (a_start, a_index, a_value) = compressed(&columns);
     let placement_cols = placements.len();
     let problem = MipProblem {
         col_cost: (0..n).map(|c| if c < placement_cols { 0.0 } else { 1.0 }).collect(),
@@ -137,6 +127,22 @@ pub fn build(instance: &Instance, options: &Options, limits: &Limits) -> Result<
     };
     debug_assert_eq!(n, placement_cols + join_count);
     Ok(Model { problem, placements })
+}
+
+/// The columns' entries in HiGHS' compressed column form: starts, rows, values.
+fn compressed(columns: &[Vec<(i32, f64)>]) -> (Vec<i32>, Vec<i32>, Vec<f64>) {
+    let mut a_start = Vec::with_capacity(columns.len() + 1);
+    let mut a_index = Vec::new();
+    let mut a_value = Vec::new();
+    for column in columns {
+        a_start.push(a_index.len() as i32);
+        for &(row, value) in column {
+            a_index.push(row);
+            a_value.push(value);
+        }
+    }
+    a_start.push(a_index.len() as i32);
+    (a_start, a_index, a_value)
 }
 
 /// HiGHS model statuses used here.
