@@ -16,6 +16,12 @@ use std::process::ExitCode;
 use clap::Parser as _;
 
 fn main() -> ExitCode {
+    // A closed pipe (`edgematch solve … | head`) ends the process quietly, as
+    // for any Unix filter, instead of panicking in `println!`.
+    // SAFETY: restoring the default disposition of SIGPIPE before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     match cli::run(cli::Cli::parse()) {
         Ok(code) => code,
         Err(error) => {

@@ -281,6 +281,18 @@ impl Instance {
         fits
     }
 
+    /// Frame colours (never on a piece without grey) and interior colours
+    /// (on pieces without grey), counted.
+    pub fn colour_classes(&self) -> (usize, usize) {
+        let mut on_frame = std::collections::HashSet::new();
+        let mut inside = std::collections::HashSet::new();
+        for p in &self.pieces {
+            let target = if p.grey_sides() == 0 { &mut inside } else { &mut on_frame };
+            target.extend(p.0.iter().copied().filter(|&c| c != GREY));
+        }
+        (on_frame.difference(&inside).count(), inside.len())
+    }
+
     /// The largest colour number used by any piece.
     pub fn max_colour(&self) -> Colour {
         self.pieces.iter().flat_map(|p| p.0).max().unwrap_or(GREY)

@@ -12,7 +12,7 @@ use crate::check::{Report, Violation, check};
 use crate::error::Error;
 use crate::puzzle::{Board, Instance};
 use crate::stop::Stop;
-use crate::{cpsat, dfs, mip};
+use crate::{cpsat, dfs, mip, portfolio, sat, search};
 
 /// How a solve ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -49,6 +49,12 @@ pub enum SolverKind {
     Dfs,
     /// The placement MIP, by HiGHS branch and bound.
     Mip,
+    /// CaDiCaL on the seam encoding.
+    Sat,
+    /// The native complete search over a fill order chosen by tree-size estimates.
+    Search,
+    /// A portfolio racing other solvers on the cores; the first verified board wins.
+    Auto,
 }
 
 impl SolverKind {
@@ -58,6 +64,9 @@ impl SolverKind {
             SolverKind::Cpsat => "cpsat",
             SolverKind::Dfs => "dfs",
             SolverKind::Mip => "mip",
+            SolverKind::Sat => "sat",
+            SolverKind::Search => "search",
+            SolverKind::Auto => "auto",
         }
     }
 }
@@ -103,6 +112,12 @@ pub enum Solver {
     Dfs(dfs::Options),
     /// The placement MIP.
     Mip(mip::Options),
+    /// CaDiCaL on the seam encoding.
+    Sat(sat::Options),
+    /// The native search (its time, node limit, seed and threads come from [`Limits`]).
+    Search(search::Options),
+    /// The portfolio.
+    Auto(portfolio::Options),
 }
 
 impl Solver {
@@ -112,6 +127,9 @@ impl Solver {
             SolverKind::Cpsat => Solver::Cpsat(cpsat::Options::default()),
             SolverKind::Dfs => Solver::Dfs(dfs::Options::default()),
             SolverKind::Mip => Solver::Mip(mip::Options::default()),
+            SolverKind::Sat => Solver::Sat(sat::Options::default()),
+            SolverKind::Search => Solver::Search(search::Options::default()),
+            SolverKind::Auto => Solver::Auto(portfolio::Options::default()),
         }
     }
 
@@ -121,6 +139,9 @@ impl Solver {
             Solver::Cpsat(_) => SolverKind::Cpsat,
             Solver::Dfs(_) => SolverKind::Dfs,
             Solver::Mip(_) => SolverKind::Mip,
+            Solver::Sat(_) => SolverKind::Sat,
+            Solver::Search(_) => SolverKind::Search,
+            Solver::Auto(_) => SolverKind::Auto,
         }
     }
 
@@ -131,6 +152,9 @@ impl Solver {
             Solver::Cpsat(options) => cpsat::solve(instance, options, limits, stop),
             Solver::Dfs(options) => Ok(dfs::solve(instance, options, limits, stop)),
             Solver::Mip(options) => mip::solve(instance, options, limits, stop),
+            Solver::Sat(options) => sat::solve(instance, options, limits, stop),
+            Solver::Search(options) => Ok(search_outcome(instance, options, limits, stop)),
+            Solver::Auto(options) => portfolio::solve(instance, options, limits, stop),
         }
     }
 
@@ -152,6 +176,23 @@ impl Solver {
                 format!("dfs ({mode}, seed {}, 1 thread)", limits.seed)
             }
             Solver::Mip(_) => "mip (placement binaries, HiGHS branch and bound)".to_owned(),
+            Solver::Sat(_) => "sat (seam encoding, CaDiCaL, 1 thread)".to_owned(),
+            Solver::Search(options) => {
+                format!(
+                    "search (order {}, {} thread(s), seed {})",
+                    options.order,
+                    limits.threads.clamp(1, 2),
+                    limits.seed
+                )
+            }
+            Solver::Auto(options) if options.arms.is_empty() => {
+                format!("auto (a portfolio on {} threads, arms chosen by the instance)", limits.threads)
+            }
+            Solver::Auto(options) => {
+                let arms: Vec<String> =
+                    options.arms.iter().map(|a| format!("{} x{}", a.solver.kind(), a.threads)).collect();
+                format!("auto (a portfolio racing {})", arms.join(", "))
+            }
         }
     }
 }
@@ -166,6 +207,12 @@ pub enum Stats {
     Dfs(dfs::Stats),
     /// HiGHS' result.
     Mip(mip::Stats),
+    /// The encoding's size and CaDiCaL's counters.
+    Sat(sat::Stats),
+    /// The native search's counters and order estimates.
+    Search(search::Stats),
+    /// The race: which arm won, and how each ended.
+    Auto(portfolio::Stats),
 }
 
 impl Stats {
@@ -196,6 +243,14 @@ impl Stats {
                 ("objective", s.objective.map_or_else(|| "none".to_owned(), |o| format!("{o}"))),
                 ("dual_bound", format!("{:.2}", s.dual_bound)),
             ],
+            Stats::Sat(s) => s.lines(),
+            Stats::Search(s) => vec![
+                ("nodes", s.nodes.to_string()),
+                ("nodes_per_second", format!("{:.0}", s.nodes as f64 / seconds.max(1e-9))),
+                ("best_placed", s.best_placed.to_string()),
+                ("order", s.order.clone()),
+            ],
+            Stats::Auto(s) => s.lines(),
         }
     }
 
@@ -203,8 +258,27 @@ impl Stats {
     pub fn nodes(&self) -> Option<(u64, u64)> {
         match self {
             Stats::Dfs(s) => Some((s.nodes, s.restarts)),
+            Stats::Search(s) => Some((s.nodes, 0)),
             _ => None,
         }
+    }
+}
+
+/// Runs the native search within `limits`, as an [`Outcome`].
+fn search_outcome(instance: &Instance, options: &search::Options, limits: &Limits, stop: &Stop) -> Outcome {
+    let options = search::Options {
+        time_limit: limits.time_limit,
+        node_limit: limits.node_limit,
+        seed: limits.seed,
+        threads: limits.threads.clamp(1, 2) as usize,
+        ..options.clone()
+    };
+    let answer = search::solve(instance, &options, stop.flag());
+    Outcome {
+        status: answer.status,
+        board: answer.board,
+        seconds: answer.stats.seconds,
+        stats: Stats::Search(answer.stats),
     }
 }
 
@@ -237,11 +311,16 @@ pub struct Verified {
 /// (the MIP's incumbent) but must break no other rule. Anything else is the
 /// solver's bug and an error.
 pub fn verify(instance: &Instance, outcome: &Outcome) -> Result<Verified, Error> {
-    let Some(board) = &outcome.board else {
+    verify_claim(instance, outcome.status, outcome.board.as_ref())
+}
+
+/// [`verify`] for any tool's answer: a status and an optional board.
+pub fn verify_claim(instance: &Instance, status: Status, board: Option<&Board>) -> Result<Verified, Error> {
+    let Some(board) = board else {
         return Ok(Verified { report: None, solved: false, score: 0 });
     };
     let report = check(instance, board);
-    let claimed = outcome.status == Status::Solved;
+    let claimed = status == Status::Solved;
     let hard = report.violations.iter().any(|v| !matches!(v, Violation::Mismatch { .. }));
     if (claimed && !report.is_solution()) || hard {
         return Err(Error::Rejected(format!("the solver's board failed the checker: {report}")));

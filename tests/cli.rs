@@ -80,11 +80,20 @@ fn committed_solutions_verify() {
     }
 }
 
-fn solve_planted(size: usize, frame: u32, interior: u32) {
-    let dir = scratch(&format!("solve-{size}"));
+fn solve_planted(size: usize, frame: u32, interior: u32, solver: &str) {
+    let dir = scratch(&format!("solve-{size}-{solver}"));
     let instance = generate(&dir, size, frame, interior, 7);
     let board = dir.join("board.json");
-    let output = run(&["solve", instance.to_str().unwrap(), "--time-limit", "120", "--out", board.to_str().unwrap()]);
+    let output = run(&[
+        "solve",
+        "--solver",
+        solver,
+        instance.to_str().unwrap(),
+        "--time-limit",
+        "120",
+        "--out",
+        board.to_str().unwrap(),
+    ]);
     let all = text(&output);
     assert_eq!(output.status.code(), Some(0), "{all}");
     assert!(all.contains("status: solved"), "{all}");
@@ -96,18 +105,18 @@ fn solve_planted(size: usize, frame: u32, interior: u32) {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Every complete solver, and the portfolio, solves small planted boards (checked).
 #[test]
-fn cpsat_solves_a_6x6_planted_board() {
-    solve_planted(6, 3, 6);
+fn each_solver_solves_small_planted_boards() {
+    for solver in ["cpsat", "search", "sat", "auto"] {
+        solve_planted(6, 3, 6, solver);
+        solve_planted(8, 4, 9, solver);
+    }
 }
 
+/// Every complete solver, and the portfolio, proves an edited board infeasible.
 #[test]
-fn cpsat_solves_an_8x8_planted_board() {
-    solve_planted(8, 4, 9);
-}
-
-#[test]
-fn cpsat_proves_an_unsolvable_board_infeasible() {
+fn each_complete_solver_proves_an_unsolvable_board_infeasible() {
     let dir = scratch("infeasible");
     let instance = generate(&dir, 5, 3, 5, 2);
     // Give one interior piece a colour no other piece has: no full board exists.
@@ -116,10 +125,12 @@ fn cpsat_proves_an_unsolvable_board_infeasible() {
     let inner = pieces.iter().position(|p| p.as_array().unwrap().iter().all(|c| c.as_u64() != Some(0))).unwrap();
     pieces[inner][0] = serde_json::json!(99);
     std::fs::write(&instance, json.to_string()).unwrap();
-    let output = run(&["solve", instance.to_str().unwrap(), "--time-limit", "60"]);
-    let all = text(&output);
-    assert_eq!(output.status.code(), Some(1), "{all}");
-    assert!(all.contains("status: infeasible"), "{all}");
+    for solver in ["cpsat", "search", "sat", "auto"] {
+        let output = run(&["solve", "--solver", solver, instance.to_str().unwrap(), "--time-limit", "60"]);
+        let all = text(&output);
+        assert_eq!(output.status.code(), Some(1), "{solver}: {all}");
+        assert!(all.contains("status: infeasible"), "{solver}: {all}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -239,6 +250,8 @@ fn dumped_model_parses_in_ortools_python() {
         let pb = dir.join(format!("{model}.pb"));
         let output = run(&[
             "solve",
+            "--solver",
+            "cpsat",
             instance.to_str().unwrap(),
             "--model",
             model,
@@ -385,7 +398,7 @@ fn interrupt_after(args: &[&str], millis: u64) -> (Output, std::time::Duration) 
 #[test]
 fn ctrl_c_interrupts_a_cpsat_solve() {
     let instance = models().join("planted-16x16-f5i17-s1.json");
-    let args = ["solve", instance.to_str().unwrap(), "--model", "element", "--time-limit", "600"];
+    let args = ["solve", "--solver", "cpsat", instance.to_str().unwrap(), "--model", "element", "--time-limit", "600"];
     let (output, took) = interrupt_after(&args, 500);
     let all = text(&output);
     assert_eq!(output.status.code(), Some(130), "{all}");
@@ -410,11 +423,12 @@ fn ctrl_c_ends_a_mip_solve_in_its_root_lp() {
 #[test]
 fn flags_of_another_solver_are_refused() {
     let instance = models().join("planted-10x10-f5i17-s1.json");
-    let cases: [(&[&str], &str, &str); 4] = [
+    let cases: [(&[&str], &str, &str); 5] = [
         (&["--solver", "dfs", "--dump-model", "x.pb"], "--dump-model", "--solver cpsat"),
         (&["--complete"], "--complete", "--solver dfs"),
         (&["--solver", "mip", "--workers", "2"], "--workers", "--solver cpsat"),
         (&["--count", "3", "--solver", "cpsat"], "--count", "--solver dfs"),
+        (&["--solver", "cpsat", "--order", "row-scan"], "--order", "--solver search"),
     ];
     for (flags, flag, owner) in cases {
         let mut args = vec!["solve", instance.to_str().unwrap()];
@@ -430,5 +444,20 @@ fn flags_of_another_solver_are_refused() {
         let output = run(&["solve", instance.to_str().unwrap(), bad[0], bad[1]]);
         assert_eq!(output.status.code(), Some(2), "{bad:?}: {}", text(&output));
         assert!(text(&output).contains(bad[0]), "{}", text(&output));
+    }
+}
+
+/// Ctrl-C stops every arm of the portfolio (here the native search on a board
+/// it cannot finish, and SAT beside it on a few-colour board) within 5 s.
+#[test]
+fn ctrl_c_stops_every_arm_of_the_portfolio() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    for instance in [models().join("planted-16x16-f5i26-s1.json"), data.join("brendan/pieces_08x08.txt")] {
+        let args = ["solve", instance.to_str().unwrap(), "--time-limit", "600"];
+        let (output, took) = interrupt_after(&args, 500);
+        let all = text(&output);
+        assert_eq!(output.status.code(), Some(130), "{all}");
+        assert!(all.contains("interrupted"), "{all}");
+        assert!(took.as_secs_f64() < 5.0, "took {took:?} after the signal");
     }
 }

@@ -8,17 +8,17 @@
 
 use std::path::PathBuf;
 
-use super::records::{CliffRun, Provenance, job_key};
+use super::records::{BenchArm, Provenance, Run, job_key};
 use super::round3;
 use super::runs::{append_run, pending};
 use crate::cpsat::{self, model::Formulation};
+use crate::dfs;
 use crate::error::Error;
 use crate::formats::instance_json;
 use crate::generate::{PlantedSpec, planted};
 use crate::puzzle::Instance;
 use crate::solver::{self, Limits, Solver, SolverKind};
 use crate::stop::Stop;
-use crate::{dfs, mip};
 
 /// A frame + interior colour setting, written `5+17`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -63,7 +63,8 @@ pub struct CliffConfig {
     pub dfs_long_sizes: Vec<usize>,
     /// DFS placements between restarts.
     pub restart_nodes: u64,
-    /// CP-SAT limit in seconds, unless `cpsat_limit_at` names the size.
+    /// Limit in seconds of CP-SAT and every other arm but the DFS and the MIP,
+    /// unless `cpsat_limit_at` names the size.
     pub cpsat_limit: f64,
     /// Per-size CP-SAT limits.
     pub cpsat_limit_at: Vec<(usize, f64)>,
@@ -106,19 +107,17 @@ impl Job {
         PlantedSpec::square(self.size, self.colours.frame, self.colours.interior, self.seed)
     }
 
-    /// What identifies a run in the runs file (see [`CliffRun::key`]).
+    /// What identifies a run in the runs file (see [`Run::key`]).
     pub fn key(&self) -> String {
-        job_key(self.arm, &self.instance(), self.budget)
+        job_key(BenchArm::Solver(self.arm), &self.instance(), self.budget)
     }
 
     /// The solver of this job, with the configuration's options.
     fn solver(&self, config: &CliffConfig) -> Solver {
-        match self.arm {
-            SolverKind::Cpsat => Solver::Cpsat(cpsat::Options { formulation: config.formulation, log: false }),
-            SolverKind::Dfs => {
-                Solver::Dfs(dfs::Options { restart_nodes: config.restart_nodes, ..dfs::Options::default() })
-            }
-            SolverKind::Mip => Solver::Mip(mip::Options::default()),
+        match Solver::new(self.arm) {
+            Solver::Cpsat(options) => Solver::Cpsat(cpsat::Options { formulation: config.formulation, ..options }),
+            Solver::Dfs(options) => Solver::Dfs(dfs::Options { restart_nodes: config.restart_nodes, ..options }),
+            other => other,
         }
     }
 
@@ -129,8 +128,8 @@ impl Job {
         // HiGHS (0) keep the seeds the published runs used.
         let seed = match self.arm {
             SolverKind::Dfs => self.seed,
-            SolverKind::Cpsat => 1,
             SolverKind::Mip => 0,
+            _ => 1,
         };
         Limits { time_limit: Some(self.budget), node_limit: None, seed, threads }
     }
@@ -149,10 +148,10 @@ pub fn jobs(config: &CliffConfig) -> Vec<Job> {
                             let long = config.dfs_long_sizes.is_empty() || config.dfs_long_sizes.contains(&size);
                             config.dfs_budgets.iter().take(if long { usize::MAX } else { 1 }).copied().collect()
                         }
-                        SolverKind::Cpsat => vec![
+                        SolverKind::Mip => vec![config.mip_limit],
+                        _ => vec![
                             config.cpsat_limit_at.iter().find(|(s, _)| *s == size).map_or(config.cpsat_limit, |x| x.1),
                         ],
-                        SolverKind::Mip => vec![config.mip_limit],
                     };
                     jobs.extend(budgets.into_iter().map(|budget| Job { arm, size, colours, seed, budget }));
                 }
@@ -178,7 +177,7 @@ pub fn run(config: &CliffConfig, provenance: &Provenance, stop: &Stop) -> Result
     let (k, n) = config.shard;
     let mine = shard(jobs(config), k, n);
     let total = mine.len();
-    let todo = pending(&config.runs, "cliff", mine, CliffRun::key, Job::key)?;
+    let todo = pending(&config.runs, "cliff", mine, Run::key, Job::key)?;
     eprintln!("cliff: shard {k}/{n}: {total} jobs, {} already done, {} to run", total - todo.len(), todo.len());
     for (i, job) in todo.iter().enumerate() {
         if stop.is_raised() {
@@ -198,8 +197,8 @@ pub fn run(config: &CliffConfig, provenance: &Provenance, stop: &Stop) -> Result
         };
         eprintln!("{}, {score} in {:.1} s", if verified.solved { "solved" } else { "not solved" }, outcome.seconds);
         let (nodes, restarts) = outcome.stats.nodes().unzip();
-        let run = CliffRun {
-            arm: job.arm,
+        let run = Run {
+            arm: BenchArm::Solver(job.arm),
             instance: job.instance(),
             size: job.size,
             colours: job.colours.to_string(),

@@ -1,7 +1,6 @@
 //! `bench external`: CP-SAT on puzzles nobody here wrote (the official clue
 //! puzzles, Heule's 2008 instances, Brendan Owen's benchmarks), every board verified.
 
-use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -13,7 +12,7 @@ use crate::cpsat;
 use crate::error::Error;
 use crate::formats::piece_list::{self, Columns};
 use crate::formats::{brendan, read_text};
-use crate::puzzle::{GREY, Grid, Instance};
+use crate::puzzle::{Grid, Instance};
 use crate::solver::{self, Limits, Solver};
 use crate::stop::Stop;
 
@@ -68,15 +67,18 @@ pub fn catalogue(data: &Path) -> Result<Vec<Puzzle>, Error> {
     Ok(puzzles)
 }
 
-/// Frame colours (never on a piece without grey) and interior colours, counted.
-fn colour_classes(instance: &Instance) -> (usize, usize) {
-    let mut on_frame = HashSet::new();
-    let mut inside = HashSet::new();
-    for p in &instance.pieces {
-        let target = if p.grey_sides() == 0 { &mut inside } else { &mut on_frame };
-        target.extend(p.0.iter().copied().filter(|&c| c != GREY));
+impl Puzzle {
+    /// Reads the puzzle's pieces (column order from the file's header, else N E S W).
+    pub fn read(&self) -> Result<(Instance, Columns), Error> {
+        let text = read_text(&self.path)?;
+        let columns = Columns::from_header(&text).unwrap_or(Columns::NESW);
+        Ok((piece_list::parse(&self.path, &text, columns, self.size)?, columns))
     }
-    (on_frame.difference(&inside).count(), inside.len())
+
+    /// The collection: `clue-puzzles`, `heule2008` or `brendan`.
+    pub fn collection(&self) -> &str {
+        self.name.split('/').next().unwrap_or("")
+    }
 }
 
 /// Runs CP-SAT on each puzzle not yet in `runs` and appends one record per
@@ -97,10 +99,8 @@ pub fn run(
         if stop.is_raised() {
             break;
         }
-        let text = read_text(&puzzle.path)?;
-        let columns = Columns::from_header(&text).unwrap_or(Columns::NESW);
-        let instance = piece_list::parse(&puzzle.path, &text, columns, puzzle.size)?;
-        let (frame, interior) = colour_classes(&instance);
+        let (instance, columns) = puzzle.read()?;
+        let (frame, interior) = instance.colour_classes();
         eprint!("external: [{}/{}] {} ({}) ... ", i + 1, todo.len(), puzzle.name, instance.grid);
         let (outcome, verified) = solver::solve_verified(&solver, &instance, limits, stop)?;
         if stop.is_raised() {
@@ -206,6 +206,6 @@ mod tests {
             pieces: vec![Piece([0, 1, 5, 0]), Piece([0, 2, 5, 1]), Piece([5, 6, 5, 6])],
             clues: vec![],
         };
-        assert_eq!(colour_classes(&instance), (2, 2));
+        assert_eq!(instance.colour_classes(), (2, 2));
     }
 }

@@ -3,7 +3,9 @@
 pub mod cliff;
 pub mod dfs_speed;
 pub mod external;
+pub mod reach;
 pub mod records;
+pub mod reference;
 pub mod report;
 pub mod runs;
 pub mod spine;

@@ -56,18 +56,72 @@ impl Provenance {
     }
 }
 
-/// One run of `bench cliff`: a line of its runs file.
+/// What a bench runs: one of our solvers, or a reference tool it compares them with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum BenchArm {
+    /// One of edgematch's solvers.
+    Solver(SolverKind),
+    /// OR-Tools' own Python package running the Element model.
+    PythonElement,
+    /// MiniZinc with Gecode on a plain table model.
+    MinizincGecode,
+}
+
+impl BenchArm {
+    /// The name in runs files and tables.
+    pub fn name(self) -> &'static str {
+        match self {
+            BenchArm::Solver(kind) => kind.name(),
+            BenchArm::PythonElement => "python-element",
+            BenchArm::MinizincGecode => "minizinc-gecode",
+        }
+    }
+}
+
+impl std::fmt::Display for BenchArm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for BenchArm {
+    type Err = String;
+    fn from_str(s: &str) -> Result<BenchArm, String> {
+        match s {
+            "python-element" => Ok(BenchArm::PythonElement),
+            "minizinc-gecode" => Ok(BenchArm::MinizincGecode),
+            _ => <SolverKind as clap::ValueEnum>::from_str(s, false)
+                .map(BenchArm::Solver)
+                .map_err(|_| format!("{s:?} is not a solver or a reference (python-element, minizinc-gecode)")),
+        }
+    }
+}
+
+impl Serialize for BenchArm {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for BenchArm {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<BenchArm, D::Error> {
+        let name = String::deserialize(deserializer)?;
+        name.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// One run of a bench on one board (`bench cliff`, `bench reach`): a line of its runs file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CliffRun {
-    /// The solver.
-    pub arm: SolverKind,
+pub struct Run {
+    /// The solver or reference.
+    pub arm: BenchArm,
     /// The planted instance's name.
     pub instance: String,
     /// Board side.
     pub size: usize,
     /// Colour setting, e.g. `5+17`.
     pub colours: String,
-    /// Generator seed.
+    /// Generator seed (0 for a puzzle not generated here).
     pub seed: u64,
     /// Time budget in seconds.
     pub budget: f64,
@@ -95,7 +149,7 @@ pub struct CliffRun {
     pub provenance: Provenance,
 }
 
-impl CliffRun {
+impl Run {
     /// What identifies the job: arm, instance and budget.
     pub fn key(&self) -> String {
         job_key(self.arm, &self.instance, self.budget)
@@ -105,12 +159,12 @@ impl CliffRun {
     /// before the `board` field: CP-SAT (a decision problem) returns a board
     /// only when it solves; the DFS and the MIP always return their best board.
     pub fn returned_board(&self) -> bool {
-        self.board.unwrap_or(self.solved || self.arm != SolverKind::Cpsat)
+        self.board.unwrap_or(self.solved || self.arm != BenchArm::Solver(SolverKind::Cpsat))
     }
 }
 
-/// The key of a cliff job, as [`CliffRun::key`] computes it for a finished run.
-pub fn job_key(arm: SolverKind, instance: &str, budget: f64) -> String {
+/// The key of a cliff job, as [`Run::key`] computes it for a finished run.
+pub fn job_key(arm: BenchArm, instance: &str, budget: f64) -> String {
     format!("{arm}|{instance}|{budget}")
 }
 
@@ -315,7 +369,7 @@ mod tests {
     #[test]
     fn committed_runs_files_read_as_typed_records() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("results");
-        let (cliff, broken) = super::super::runs::read_runs::<CliffRun>(&root.join("cliff/runs.jsonl")).unwrap();
+        let (cliff, broken) = super::super::runs::read_runs::<Run>(&root.join("cliff/runs.jsonl")).unwrap();
         assert_eq!(broken, 0);
         assert!(cliff.len() >= 167);
         let (external, broken) =

@@ -3,8 +3,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 
-use super::records::CliffRun;
-use crate::solver::SolverKind;
+use super::records::{BenchArm, Run};
 
 /// One rung of the table: an arm at a budget, a colour setting and a size.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -42,8 +41,8 @@ pub struct Summary {
 
 /// Groups runs by rung. When one job appears more than once (several runs
 /// files), the last one read counts.
-pub fn summarize(runs: &[CliffRun]) -> BTreeMap<Rung, Summary> {
-    let mut latest: BTreeMap<(SolverKind, String, u64), &CliffRun> = BTreeMap::new();
+pub fn summarize(runs: &[Run]) -> BTreeMap<Rung, Summary> {
+    let mut latest: BTreeMap<(BenchArm, String, u64), &Run> = BTreeMap::new();
     for run in runs {
         let _ = latest.insert((run.arm, run.instance.clone(), (run.budget * 1000.0).round() as u64), run);
     }
@@ -286,7 +285,7 @@ mod tests {
     use serde_json::{Value, json};
 
     /// A typed run from the fields a test cares about, the rest filled in.
-    fn typed(mut v: Value) -> CliffRun {
+    fn typed(mut v: Value) -> Run {
         let defaults = json!({"seed": 1, "status": "unknown", "nodes": null, "restarts": null, "model": null,
                               "commit": "test", "dirty": false, "ortools": "9.15.6755", "cores": 2});
         for (k, d) in defaults.as_object().unwrap() {

@@ -5,8 +5,8 @@ use std::process::ExitCode;
 
 use anyhow::{Context as _, Result};
 use clap::{Args, Subcommand};
-use edgematch::bench::records::{CliffRun, ExternalRun};
-use edgematch::bench::{self, Provenance, cliff, external, report, runs};
+use edgematch::bench::records::{BenchArm, ExternalRun, Run};
+use edgematch::bench::{self, Provenance, cliff, external, reach, report, runs};
 use edgematch::cpsat::{self, model::Formulation};
 use edgematch::interrupt;
 use edgematch::puzzle::MAX_SIDE;
@@ -32,6 +32,54 @@ pub(crate) enum BenchCommand {
     External(ExternalArgs),
     /// The DFS with and without the flux certificate on planted 8x8-10x10 boards.
     FluxPrune(FluxPruneArgs),
+    /// Every arm (auto, single solvers, reference tools) on planted boards and published puzzles.
+    Reach(ReachArgs),
+}
+
+#[derive(Args)]
+pub(crate) struct ReachArgs {
+    /// Arms to run on each board: solvers (auto, cpsat, sat, search, dfs, mip)
+    /// and references (python-element, minizinc-gecode; skipped when not installed).
+    #[arg(long, value_delimiter = ',', default_value = "auto,search,cpsat,sat,python-element,minizinc-gecode")]
+    arms: Vec<BenchArm>,
+    /// Planted board sides, e.g. 12-16 (`none` for no planted boards).
+    #[arg(long, value_parser = numbers_or_none, default_value = "12-16")]
+    sizes: Numbers,
+    /// Planted frame+interior colour settings.
+    #[arg(long, value_delimiter = ',', default_value = "5+17,5+26")]
+    colours: Vec<cliff::Colours>,
+    /// Planted seeds.
+    #[arg(long, value_parser = numbers, default_value = "1-5")]
+    seeds: Numbers,
+    /// Published puzzle collections under --data to add (heule2008, brendan, clue-puzzles).
+    #[arg(long, value_delimiter = ',', default_value = "heule2008,brendan,clue-puzzles")]
+    collections: Vec<String>,
+    /// Largest side of a published puzzle to run.
+    #[arg(long, default_value_t = 8)]
+    max_puzzle_side: usize,
+    /// The data folder.
+    #[arg(long, default_value = "data")]
+    data: PathBuf,
+    /// Limit per run in seconds.
+    #[arg(long, default_value_t = 60.0, value_parser = seconds)]
+    limit: f64,
+    /// Limit for one size, as SIZE:SECONDS (e.g. 16:300); repeatable.
+    #[arg(long, value_parser = size_and_seconds)]
+    limit_at: Vec<(usize, f64)>,
+    /// Folder of planted instance files; instances not there are generated in memory.
+    #[arg(long, default_value = "models")]
+    models_dir: PathBuf,
+    /// Runs file (JSON lines) to append to; its finished jobs are skipped.
+    #[arg(long, default_value = "results/reach/runs.jsonl")]
+    runs: PathBuf,
+    /// Run only share K of N of the jobs, as K/N.
+    #[arg(long, value_parser = shard, default_value = "1/1")]
+    shard: (usize, usize),
+}
+
+/// A list of numbers, or `none` for an empty one.
+fn numbers_or_none(s: &str) -> Result<Numbers, String> {
+    if s == "none" { Ok(Numbers(Vec::new())) } else { numbers(s) }
 }
 
 #[derive(Args)]
@@ -202,6 +250,7 @@ pub(crate) fn run(command: BenchCommand) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         BenchCommand::External(args) => external(args),
+        BenchCommand::Reach(args) => reach(args),
         BenchCommand::FluxPrune(args) => {
             let record = bench::dfs_speed::flux_prune(&[8, 9, 10], &[1, 2, 3], args.fill, args.seconds, &stop()?)?;
             write_out(&args.out, &record.to_json())?;
@@ -255,7 +304,7 @@ fn cliff(args: CliffArgs) -> Result<ExitCode> {
 fn report(args: ReportArgs) -> Result<ExitCode> {
     let mut all = Vec::new();
     for path in &args.runs {
-        let (mut more, broken) = runs::read_runs::<CliffRun>(path)?;
+        let (mut more, broken) = runs::read_runs::<Run>(path)?;
         if broken > 0 {
             eprintln!("report: {} has {broken} unreadable line(s), ignored", path.display());
         }
@@ -277,5 +326,25 @@ fn external(args: ExternalArgs) -> Result<ExitCode> {
     let _ = external::run(&puzzles, &options, &limits, &args.runs, &provenance, &stop()?)?;
     let (runs, _) = runs::read_runs::<ExternalRun>(&args.runs)?;
     write_out(&args.out, &external::document(&puzzles, &runs, &options, &limits, &provenance))?;
+    Ok(unless_interrupted(ExitCode::SUCCESS))
+}
+
+fn reach(args: ReachArgs) -> Result<ExitCode> {
+    let config = reach::ReachConfig {
+        arms: args.arms,
+        sizes: args.sizes.0.iter().map(|&s| s as usize).collect(),
+        colours: args.colours,
+        seeds: args.seeds.0,
+        collections: args.collections,
+        max_puzzle_side: args.max_puzzle_side,
+        data: args.data,
+        limit: args.limit,
+        limit_at: args.limit_at,
+        cores: cores(),
+        models_dir: args.models_dir,
+        runs: args.runs,
+        shard: args.shard,
+    };
+    let _ = reach::run(&config, &Provenance::current(), &stop()?)?;
     Ok(unless_interrupted(ExitCode::SUCCESS))
 }

@@ -9,7 +9,7 @@ use edgematch::formats::board_json;
 use edgematch::output::write_atomic;
 use edgematch::puzzle::{Board, Instance};
 use edgematch::solver::{self, Limits, Solver, SolverKind, Status};
-use edgematch::{cpsat, dfs, interrupt, mip, render};
+use edgematch::{cpsat, dfs, interrupt, mip, portfolio, render, search};
 use prost::Message as _;
 
 use super::args::{InstanceSourceArgs, ModelArg, SEED_RANGE, cores, seconds};
@@ -21,8 +21,10 @@ pub(crate) struct SolveArgs {
     instance: PathBuf,
     #[command(flatten)]
     source: InstanceSourceArgs,
-    /// Which solver: `cpsat`, the native `dfs` baseline, or the placement `mip` (HiGHS).
-    #[arg(long, value_enum, default_value_t = SolverKind::Cpsat)]
+    /// Which solver: `auto` (a portfolio racing the arms that suit the board on
+    /// every core; the first verified board wins), `search` (the native complete
+    /// search), `sat` (CaDiCaL), `cpsat`, the `dfs` baseline, or the placement `mip` (HiGHS).
+    #[arg(long, value_enum, default_value_t = SolverKind::Auto)]
     solver: SolverKind,
     /// Wall-clock limit in seconds (default: none).
     #[arg(long, value_parser = seconds)]
@@ -43,6 +45,35 @@ pub(crate) struct SolveArgs {
     cpsat: CpsatArgs,
     #[command(flatten)]
     dfs: DfsArgs,
+    #[command(flatten)]
+    search: SearchArgs,
+}
+
+/// Flags that only the native search takes.
+#[derive(Args)]
+#[command(next_help_heading = "Search options (--solver search)")]
+struct SearchArgs {
+    /// The fill order: `auto` (the smallest tree by Knuth's estimate; with two
+    /// threads the two smallest race) or a name such as `row-scan`,
+    /// `corner-square-nw`, `fail-first-sw-t` (see --explain for the list).
+    #[arg(long)]
+    order: Option<search::OrderChoice>,
+    /// Search threads: 1, or 2 to race the two best orders (default: 2 on two cores).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=2))]
+    threads: Option<u32>,
+    /// Print each order's estimated tree size and the choice, on stderr.
+    #[arg(long)]
+    explain: bool,
+}
+
+impl SearchArgs {
+    /// The flags given, by name.
+    fn given(&self) -> Vec<&'static str> {
+        [("--order", self.order.is_some()), ("--threads", self.threads.is_some()), ("--explain", self.explain)]
+            .into_iter()
+            .filter_map(|(name, given)| given.then_some(name))
+            .collect()
+    }
 }
 
 /// Flags that only CP-SAT takes.
@@ -117,7 +148,12 @@ impl SolveArgs {
     /// The solver and limits the flags ask for; a flag that belongs to
     /// another solver is refused rather than ignored.
     fn solver(&self) -> Result<(Solver, Limits)> {
-        for (owner, given) in [(SolverKind::Cpsat, self.cpsat.given()), (SolverKind::Dfs, self.dfs.given())] {
+        let owners = [
+            (SolverKind::Cpsat, self.cpsat.given()),
+            (SolverKind::Dfs, self.dfs.given()),
+            (SolverKind::Search, self.search.given()),
+        ];
+        for (owner, given) in owners {
             if let Some(flag) = given.first().filter(|_| owner != self.solver) {
                 bail!("{flag} is an option of --solver {owner}, not of --solver {}", self.solver);
             }
@@ -138,6 +174,19 @@ impl SolveArgs {
                 flux_prune: self.dfs.flux_prune,
             }),
             SolverKind::Mip => Solver::Mip(mip::Options { log: self.log }),
+            SolverKind::Search => {
+                limits.threads = self.search.threads.unwrap_or_else(|| cores().min(2));
+                Solver::Search(search::Options {
+                    order: self.search.order.unwrap_or_default(),
+                    explain: self.search.explain,
+                    ..search::Options::default()
+                })
+            }
+            SolverKind::Auto => {
+                limits.threads = cores();
+                Solver::Auto(portfolio::Options { arms: Vec::new(), progress: true })
+            }
+            kind => Solver::new(kind),
         };
         Ok((solver, limits))
     }

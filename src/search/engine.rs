@@ -1,0 +1,162 @@
+//! The depth-first engine: a complete, exact-match backtracking walk over one plan.
+//!
+//! The walk keeps an explicit stack of frames (the candidate range still to
+//! try at each depth, the colours the further known sides want, and the entry
+//! placed), a used-piece table and the packed colours of every cell. Placing a
+//! candidate is four stores; opening the next depth is two or three loads and
+//! one table lookup. Candidates are tried in table order, so exhausting the
+//! root proves that no solution extends the clues.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+use super::plan::{Plan, SLOTS, Step};
+use crate::puzzle::Board;
+
+/// Placements between two looks at the clock and the stop flags.
+const POLL: u64 = 1 << 14;
+
+/// Where a run must end besides a solution or an exhausted tree.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Limits {
+    /// Wall-clock deadline.
+    pub(crate) deadline: Option<Instant>,
+    /// Stop after about this many placements.
+    pub(crate) node_limit: Option<u64>,
+}
+
+/// How a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum End {
+    /// Every cell filled.
+    Solved,
+    /// The whole tree was walked without a solution.
+    Exhausted,
+    /// The deadline or node limit was reached.
+    Limit,
+    /// The caller's stop flag was raised.
+    Stopped,
+    /// Another run finished first.
+    Cancelled,
+}
+
+/// The result of one run.
+#[derive(Clone, Debug)]
+pub(crate) struct Run {
+    /// How it ended.
+    pub(crate) end: End,
+    /// Placements made.
+    pub(crate) nodes: u64,
+    /// Most cells ever filled at once, clues included.
+    pub(crate) best_placed: usize,
+    /// The solution, or the deepest partial board seen.
+    pub(crate) board: Board,
+}
+
+/// One depth of the explicit stack.
+#[derive(Clone, Copy, Debug, Default)]
+struct Frame {
+    /// Next entry to try.
+    pos: u32,
+    /// End of the candidate range.
+    end: u32,
+    /// Colours wanted on the further known sides, at the candidate's positions.
+    want: u32,
+    /// Entry placed at this depth.
+    chosen: u32,
+}
+
+/// Reads the key colours of `step` and returns its frame (range and wanted colours).
+#[inline(always)]
+fn open(step: &Step, colour_of: &[u32; SLOTS], ranges: &[[u32; 2]], colours: usize) -> Frame {
+    let a = (colour_of[usize::from(step.a_src)] >> step.a_shift) & 0xFF;
+    let b = (colour_of[usize::from(step.b_src)] >> step.b_shift) & 0xFF;
+    let c = (colour_of[usize::from(step.c_src)] >> step.c_shift) & 0xFF;
+    let d = (colour_of[usize::from(step.d_src)] >> step.d_shift) & 0xFF;
+    let [pos, end] = ranges[step.base as usize + a as usize * colours + b as usize];
+    Frame { pos, end, want: (c << step.c_put) | (d << step.d_put), chosen: 0 }
+}
+
+/// A zeroed fixed-size array on the heap, filled from `from`.
+pub(crate) fn boxed<T: Copy + Default>(from: &[T]) -> Box<[T; SLOTS]> {
+    let mut v = vec![T::default(); SLOTS];
+    v[..from.len()].copy_from_slice(from);
+    v.into_boxed_slice().try_into().unwrap_or_else(|_| unreachable!("SLOTS long"))
+}
+
+/// Walks the tree of `plan` until a solution, exhaustion, a limit, `stop`, or
+/// `cancel` (raised by a sibling run that finished).
+pub(crate) fn run(plan: &Plan, limits: &Limits, stop: &AtomicBool, cancel: &AtomicBool) -> Run {
+    let steps = &plan.steps[..];
+    let entries = &plan.entries[..];
+    let ranges = &plan.ranges[..];
+    let colours = plan.colours;
+    let total = steps.len();
+    let clues = plan.clue_board.placed();
+    let mut colour_of = boxed(&plan.initial_colours);
+    let mut used = boxed(&plan.initial_used);
+    let mut frames = vec![Frame::default(); total + 1];
+    let mut nodes = 0u64;
+    let mut next_poll = POLL;
+    let mut best = 0usize;
+    let mut best_chosen: Vec<u32> = Vec::new();
+    let finish = |end: End, nodes: u64, best_chosen: &[u32]| Run {
+        end,
+        nodes,
+        best_placed: clues + best_chosen.len(),
+        board: plan.board(best_chosen),
+    };
+    if total == 0 {
+        return finish(End::Solved, 0, &[]);
+    }
+    let mut depth = 0usize;
+    frames[0] = open(&steps[0], &colour_of, ranges, colours);
+    'descend: loop {
+        let step = steps[depth];
+        let frame = frames[depth];
+        let (start, end) = (frame.pos as usize, frame.end as usize);
+        for (i, entry) in entries[start..end].iter().enumerate() {
+            if used[usize::from(entry.piece)] || entry.colours & step.mask != frame.want {
+                continue;
+            }
+            frames[depth].pos = (start + i + 1) as u32;
+            frames[depth].chosen = (start + i) as u32;
+            used[usize::from(entry.piece)] = true;
+            colour_of[usize::from(step.cell)] = entry.colours;
+            nodes += 1;
+            depth += 1;
+            if depth > best {
+                best = depth;
+                best_chosen.clear();
+                best_chosen.extend(frames[..depth].iter().map(|f| f.chosen));
+                if depth == total {
+                    return finish(End::Solved, nodes, &best_chosen);
+                }
+            }
+            if nodes >= next_poll {
+                next_poll = nodes + POLL;
+                let end = if stop.load(Ordering::Relaxed) {
+                    Some(End::Stopped)
+                } else if cancel.load(Ordering::Relaxed) {
+                    Some(End::Cancelled)
+                } else if limits.node_limit.is_some_and(|l| nodes >= l)
+                    || limits.deadline.is_some_and(|d| Instant::now() >= d)
+                {
+                    Some(End::Limit)
+                } else {
+                    None
+                };
+                if let Some(end) = end {
+                    return finish(end, nodes, &best_chosen);
+                }
+            }
+            frames[depth] = open(&steps[depth], &colour_of, ranges, colours);
+            continue 'descend;
+        }
+        if depth == 0 {
+            return finish(End::Exhausted, nodes, &best_chosen);
+        }
+        depth -= 1;
+        used[usize::from(entries[frames[depth].chosen as usize].piece)] = false;
+    }
+}

@@ -1,0 +1,284 @@
+//! The search plan of one fill order: per-step lookup sources and candidate tables.
+//!
+//! Each free cell of the order becomes a [`Step`]. When the search reaches a
+//! step, some of the cell's neighbours are already fixed: clues, or cells
+//! earlier in the order. Up to two of those "known" sides key the lookup in a
+//! candidate table built for the cell's class (which sides face the rim) and
+//! that pair of sides; a third and fourth known side are checked with one
+//! masked compare. Every table entry already shows grey exactly on the class's
+//! rim sides, so the search never has to look at the rim again.
+//!
+//! Colours of a placed cell are packed in one `u32`, N in the low byte, then E,
+//! S, W. Reading "the colour my north neighbour shows on its south side" is a
+//! shift and a mask; an absent source points at a sentinel cell that shows 0.
+
+use std::collections::HashMap;
+
+use super::order::Order;
+use crate::puzzle::{Board, Colour, GREY, Instance, Placement, Rotation, Side};
+use crate::rng::Rng;
+
+/// Side index meaning "no side" in a table's key.
+const NO_SIDE: usize = 4;
+
+/// Length of the engine's fixed-size cell and piece arrays: any `u16` index fits.
+pub(crate) const SLOTS: usize = 1 << 16;
+
+/// One candidate of a table: a piece in a rotation and the colours it shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C)]
+pub(crate) struct Entry {
+    /// Colours shown on N, E, S, W, one byte each from the low end.
+    pub(crate) colours: u32,
+    /// Piece index.
+    pub(crate) piece: u16,
+    /// Quarter turns.
+    pub(crate) rotation: u8,
+}
+
+/// What the search needs at one depth: the cell, where to read the two key
+/// colours and the further known sides, and which table to look in.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Step {
+    /// The cell filled at this depth.
+    pub(crate) cell: u16,
+    /// Cells whose packed colours give key colours A and B (the sentinel when absent).
+    pub(crate) a_src: u16,
+    pub(crate) b_src: u16,
+    /// Cells whose packed colours give the further known sides C and D.
+    pub(crate) c_src: u16,
+    pub(crate) d_src: u16,
+    /// Right shifts that bring the wanted colour of each source to the low byte.
+    pub(crate) a_shift: u8,
+    pub(crate) b_shift: u8,
+    pub(crate) c_shift: u8,
+    pub(crate) d_shift: u8,
+    /// Left shifts that put colours C and D where the candidate shows them.
+    pub(crate) c_put: u8,
+    pub(crate) d_put: u8,
+    /// Bytes of the candidate's colours compared with C and D.
+    pub(crate) mask: u32,
+    /// Start of this step's table in `Plan::ranges`; key = base + A * colours + B.
+    pub(crate) base: u32,
+}
+
+/// Everything one search (or estimate) over one fill order needs, read-only.
+#[derive(Clone, Debug)]
+pub(crate) struct Plan {
+    /// The order this plan follows.
+    pub(crate) order: Order,
+    /// One step per free cell, in fill order.
+    pub(crate) steps: Vec<Step>,
+    /// All candidate lists, back to back.
+    pub(crate) entries: Vec<Entry>,
+    /// `[start, end)` in `entries` of each key of each table.
+    pub(crate) ranges: Vec<[u32; 2]>,
+    /// Number of pieces.
+    pub(crate) pieces: usize,
+    /// Number of colour values, grey included (max colour + 1).
+    pub(crate) colours: usize,
+    /// Packed colours of each cell with the clues in place, plus the sentinel
+    /// (index `grid.cells()`, all zero); `SLOTS` long.
+    pub(crate) initial_colours: Vec<u32>,
+    /// Pieces taken by clues; `SLOTS` long.
+    pub(crate) initial_used: Vec<bool>,
+    /// The board holding the clues only.
+    pub(crate) clue_board: Board,
+}
+
+/// Packs the colours a placement shows into a `u32`, N in the low byte.
+fn pack(shown: [Colour; 4]) -> u32 {
+    u32::from_le_bytes(shown)
+}
+
+/// Why the clues alone make the instance unsolvable (or malformed), if they do:
+/// a piece index out of range or used twice, a clue showing a colour on the
+/// rim or grey inside, two neighbouring clues that disagree, or a board or
+/// piece set too large for the search's 16-bit indices.
+pub(crate) fn clue_conflict(instance: &Instance) -> Option<String> {
+    let grid = instance.grid;
+    if grid.cells() + 1 >= SLOTS || instance.pieces.len() >= SLOTS {
+        return Some(format!("{grid} board with {} pieces is too large", instance.pieces.len()));
+    }
+    let mut at = vec![None; grid.cells()];
+    let mut used = vec![false; instance.pieces.len()];
+    for clue in &instance.clues {
+        let p = clue.placement;
+        if clue.cell >= grid.cells() || p.piece >= instance.pieces.len() {
+            return Some(format!("clue at cell {} names piece {} out of range", clue.cell, p.piece + 1));
+        }
+        if std::mem::replace(&mut used[p.piece], true) {
+            return Some(format!("piece {} is a clue twice", p.piece + 1));
+        }
+        if at[clue.cell].replace(instance.pieces[p.piece].rotated(p.rotation)).is_some() {
+            return Some(format!("cell {} has two clues", clue.cell));
+        }
+    }
+    for cell in 0..grid.cells() {
+        let Some(shown) = at[cell] else { continue };
+        for side in Side::ALL {
+            let colour = shown[side.index()];
+            match grid.neighbour(cell, side) {
+                None if colour != GREY => return Some(format!("clue at cell {cell} shows colour on the rim")),
+                None => {}
+                Some(_) if colour == GREY => return Some(format!("clue at cell {cell} shows grey inside")),
+                Some(other) => {
+                    if let Some(theirs) = at[other]
+                        && theirs[side.opposite().index()] != colour
+                    {
+                        return Some(format!("clues at cells {cell} and {other} disagree"));
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+/// The board holding the clues only.
+pub(crate) fn clue_board(instance: &Instance) -> Board {
+    let mut board = Board::empty(instance.grid);
+    for clue in &instance.clues {
+        board.cells[clue.cell] = Some(clue.placement);
+    }
+    board
+}
+
+impl Plan {
+    /// The plan of `order` for `instance`, whose clues must be consistent (see
+    /// [`clue_conflict`]). A non-zero `seed` shuffles every candidate list once,
+    /// which keeps the search complete.
+    pub(crate) fn new(instance: &Instance, order: Order, seed: u64) -> Plan {
+        let grid = instance.grid;
+        let cells = grid.cells();
+        let sentinel = cells;
+        let colours = usize::from(instance.max_colour()) + 1;
+
+        let mut initial_colours = vec![0u32; SLOTS];
+        let mut initial_used = vec![false; SLOTS];
+        let mut fixed = vec![false; cells];
+        for clue in &instance.clues {
+            let p = clue.placement;
+            initial_colours[clue.cell] = pack(instance.pieces[p.piece].rotated(p.rotation));
+            initial_used[p.piece] = true;
+            fixed[clue.cell] = true;
+        }
+        let clue_board = clue_board(instance);
+
+        let mut tables: HashMap<(usize, usize, usize), u32> = HashMap::new();
+        let mut entries = Vec::new();
+        let mut ranges = Vec::new();
+        let mut rng = Rng::new(seed);
+        let mut steps = Vec::new();
+        for cell in order.cells(instance) {
+            if fixed[cell] {
+                continue;
+            }
+            let class = Side::ALL.iter().fold(0, |m, &s| m | (usize::from(grid.is_rim_side(cell, s)) << s.index()));
+            // Known sides: neighbours already fixed when this cell is reached.
+            let known: Vec<(usize, usize)> = Side::ALL
+                .iter()
+                .filter_map(|&s| grid.neighbour(cell, s).filter(|&n| fixed[n]).map(|n| (s.index(), n)))
+                .collect();
+            let side_at = |k: usize| known.get(k).map_or(NO_SIDE, |&(s, _)| s);
+            let (a_side, b_side) = (side_at(0), side_at(1));
+            let base = *tables.entry((class, a_side, b_side)).or_insert_with(|| {
+                let base = ranges.len() as u32;
+                build_table(instance, class, a_side, b_side, colours, seed, &mut rng, &mut entries, &mut ranges);
+                base
+            });
+            // Source of known side k: the neighbour's packed colours, shifted so
+            // that the side facing this cell lands in the low byte.
+            let source = |k: usize| match known.get(k) {
+                Some(&(s, n)) => (n as u16, (8 * ((s + 2) % 4)) as u8, (8 * s) as u8, 0xFFu32 << (8 * s)),
+                None => (sentinel as u16, 0, 0, 0),
+            };
+            let (a_src, a_shift, _, _) = source(0);
+            let (b_src, b_shift, _, _) = source(1);
+            let (c_src, c_shift, c_put, c_mask) = source(2);
+            let (d_src, d_shift, d_put, d_mask) = source(3);
+            steps.push(Step {
+                cell: cell as u16,
+                a_src,
+                b_src,
+                c_src,
+                d_src,
+                a_shift,
+                b_shift,
+                c_shift,
+                d_shift,
+                c_put,
+                d_put,
+                mask: c_mask | d_mask,
+                base,
+            });
+            fixed[cell] = true;
+        }
+        Plan {
+            order,
+            steps,
+            entries,
+            ranges,
+            pieces: instance.pieces.len(),
+            colours,
+            initial_colours,
+            initial_used,
+            clue_board,
+        }
+    }
+
+    /// The board of the clues plus the first `chosen.len()` steps, step `i`
+    /// holding entry `chosen[i]`.
+    pub(crate) fn board(&self, chosen: &[u32]) -> Board {
+        let mut board = self.clue_board.clone();
+        for (step, &e) in self.steps.iter().zip(chosen) {
+            let entry = self.entries[e as usize];
+            board.cells[usize::from(step.cell)] = Some(Placement {
+                piece: usize::from(entry.piece),
+                rotation: Rotation::new(entry.rotation).expect("0..4"),
+            });
+        }
+        board
+    }
+}
+
+/// Appends the table of one (class, key side A, key side B): `colours²` ranges,
+/// key `A * colours + B` (0 for an absent side), over every (piece, rotation)
+/// showing grey exactly on the class's rim sides.
+#[allow(clippy::too_many_arguments)]
+fn build_table(
+    instance: &Instance,
+    class: usize,
+    a_side: usize,
+    b_side: usize,
+    colours: usize,
+    seed: u64,
+    rng: &mut Rng,
+    entries: &mut Vec<Entry>,
+    ranges: &mut Vec<[u32; 2]>,
+) {
+    let mut lists: Vec<Vec<Entry>> = vec![Vec::new(); colours * colours];
+    for (piece, p) in instance.pieces.iter().enumerate() {
+        for rotation in Rotation::ALL {
+            let shown = p.rotated(rotation);
+            let grey = (0..4).fold(0, |m, s| m | (usize::from(shown[s] == GREY) << s));
+            if grey != class {
+                continue;
+            }
+            let colour_at = |side: usize| if side == NO_SIDE { 0 } else { usize::from(shown[side]) };
+            lists[colour_at(a_side) * colours + colour_at(b_side)].push(Entry {
+                colours: pack(shown),
+                piece: piece as u16,
+                rotation: rotation.turns(),
+            });
+        }
+    }
+    for mut list in lists {
+        if seed != 0 {
+            rng.shuffle_small(&mut list);
+        }
+        let start = entries.len() as u32;
+        entries.extend(list);
+        ranges.push([start, entries.len() as u32]);
+    }
+}

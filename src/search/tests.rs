@@ -1,0 +1,214 @@
+//! Tests of the search: solutions verified by the checker, proofs, clues, limits and stopping.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use super::*;
+use crate::check::check;
+use crate::generate::{PlantedSpec, planted};
+use crate::puzzle::{Clue, GREY, Placement, Rotation};
+
+fn fixed(order: Order) -> Options {
+    Options { order: OrderChoice::Fixed(order), ..Options::default() }
+}
+
+fn solved(instance: &Instance, answer: &Answer) -> bool {
+    answer.status == Status::Solved && answer.board.as_ref().is_some_and(|b| check(instance, b).is_solution())
+}
+
+#[test]
+fn every_order_solves_small_planted_boards() {
+    let go = AtomicBool::new(false);
+    // Few colours make hard boards (8x8 with 3 + 6 colours takes seconds), so
+    // the colour counts grow with the board.
+    for (side, frame, inner, seed) in [(6, 3, 6, 1), (7, 3, 8, 2), (8, 4, 12, 4)] {
+        let p = planted(&PlantedSpec::square(side, frame, inner, seed)).unwrap();
+        for order in Order::all() {
+            let answer = solve(&p.instance, &fixed(order), &go);
+            assert!(solved(&p.instance, &answer), "{order} on {side}x{side}: {:?}", answer.status);
+            assert_eq!(answer.stats.order, order.name());
+            assert!(answer.stats.nodes > 0);
+        }
+    }
+}
+
+#[test]
+fn auto_order_solves_with_one_and_two_threads() {
+    let go = AtomicBool::new(false);
+    for seed in 1..=3 {
+        let p = planted(&PlantedSpec::square(8, 4, 12, seed)).unwrap();
+        for threads in [1, 2] {
+            let options = Options { threads, seed, time_limit: Some(5.0), ..Options::default() };
+            let answer = solve(&p.instance, &options, &go);
+            assert!(solved(&p.instance, &answer), "seed {seed}, {threads} threads: {:?}", answer.status);
+            // A particle of the estimator may fill the board before every order is estimated.
+            assert!((1..=Order::all().len()).contains(&answer.stats.estimates.len()));
+        }
+    }
+}
+
+#[test]
+fn seeded_candidate_order_still_solves() {
+    let go = AtomicBool::new(false);
+    let p = planted(&PlantedSpec::square(7, 3, 6, 9)).unwrap();
+    for seed in [1, 2, 77] {
+        let options = Options { seed, ..fixed(Order::RowScan) };
+        assert!(solved(&p.instance, &solve(&p.instance, &options, &go)));
+    }
+}
+
+/// A planted board with one inner piece given a colour nobody else has: no
+/// full board can place it, so the complete search must exhaust the tree.
+#[test]
+fn proves_an_edited_board_infeasible() {
+    let go = AtomicBool::new(false);
+    for (side, seed) in [(4, 1), (5, 2)] {
+        let spec = PlantedSpec { clues: 1, ..PlantedSpec::square(side, 2, 3, seed) };
+        let mut p = planted(&spec).unwrap();
+        let fresh = p.instance.max_colour() + 1;
+        let clue_piece = p.instance.clues[0].placement.piece;
+        let inner =
+            (0..p.instance.pieces.len()).find(|&q| q != clue_piece && p.instance.pieces[q].grey_sides() == 0).unwrap();
+        p.instance.pieces[inner].0[0] = fresh;
+        for threads in [1, 2] {
+            for choice in [OrderChoice::Auto, OrderChoice::Fixed(Order::RowScan)] {
+                let options = Options { order: choice, threads, ..Options::default() };
+                let answer = solve(&p.instance, &options, &go);
+                assert_eq!(answer.status, Status::Infeasible, "{side}x{side}, {choice}, {threads} threads");
+                let board = answer.board.unwrap();
+                assert!(check(&p.instance, &board).violations.is_empty(), "partial boards are exact");
+            }
+        }
+    }
+}
+
+/// On tiny boards, turning a clue any way must agree with the independent
+/// complete DFS: solved exactly when it finds a solution, else infeasible.
+#[test]
+fn agrees_with_the_complete_dfs_on_turned_clues() {
+    let go = AtomicBool::new(false);
+    for seed in 1..=4 {
+        let spec = PlantedSpec { clues: 2, ..PlantedSpec::square(5, 2, 3, seed) };
+        let p = planted(&spec).unwrap();
+        for turns in 0..4 {
+            let mut instance = p.instance.clone();
+            let clue = &mut instance.clues[0];
+            clue.placement.rotation = Rotation::wrapping(usize::from(clue.placement.rotation.turns()) + turns);
+            let (boards, exhausted) = crate::dfs::enumerate(&instance, 1, Some(10.0));
+            assert!(exhausted || !boards.is_empty());
+            for order in [Order::RowScan, Order::RimLast, Order::CornerSquare { corner: Corner::Se, transposed: true }]
+            {
+                let answer = solve(&instance, &fixed(order), &go);
+                if boards.is_empty() {
+                    assert_eq!(answer.status, Status::Infeasible, "seed {seed}, turn {turns}, {order}");
+                } else {
+                    assert!(solved(&instance, &answer), "seed {seed}, turn {turns}, {order}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn respects_clues() {
+    let go = AtomicBool::new(false);
+    // Clues from a planted solution, including neighbouring clues and clues
+    // met from every side by the various orders.
+    let spec = PlantedSpec { clues: 12, ..PlantedSpec::square(7, 3, 6, 5) };
+    let p = planted(&spec).unwrap();
+    assert!(p.instance.clues.len() >= 10);
+    for order in Order::all() {
+        let answer = solve(&p.instance, &fixed(order), &go);
+        assert!(solved(&p.instance, &answer), "{order}");
+        let board = answer.board.unwrap();
+        for clue in &p.instance.clues {
+            assert_eq!(board.cells[clue.cell], Some(clue.placement));
+        }
+    }
+    // A clue showing colour on the rim: infeasible from the clues alone.
+    let mut instance = p.instance.clone();
+    let corner = instance.pieces.iter().position(|q| q.grey_sides() == 2).unwrap();
+    instance.clues.retain(|c| c.placement.piece != corner && c.cell != 0);
+    let rotation =
+        Rotation::ALL.into_iter().find(|&r| instance.pieces[corner].side(r, crate::puzzle::Side::N) != GREY).unwrap();
+    instance.clues.push(Clue { cell: 0, placement: Placement { piece: corner, rotation } });
+    let answer = solve(&instance, &Options::default(), &go);
+    assert_eq!(answer.status, Status::Infeasible);
+}
+
+#[test]
+fn limits_give_unknown_and_exact_partial_boards() {
+    let go = AtomicBool::new(false);
+    let p = planted(&PlantedSpec::square(14, 5, 26, 1)).unwrap();
+    let options = Options { node_limit: Some(50_000), ..fixed(Order::RowScan) };
+    let answer = solve(&p.instance, &options, &go);
+    assert_eq!(answer.status, Status::Unknown);
+    assert!(answer.stats.nodes >= 50_000 && answer.stats.nodes < 200_000);
+    let board = answer.board.unwrap();
+    let report = check(&p.instance, &board);
+    assert!(report.violations.is_empty());
+    assert_eq!(report.placed, answer.stats.best_placed);
+    assert!(report.placed > p.instance.clues.len());
+}
+
+#[test]
+fn stop_flag_stops_promptly() {
+    let p = planted(&PlantedSpec::square(16, 5, 26, 2)).unwrap();
+    // Raised before the start.
+    let stop = AtomicBool::new(true);
+    for threads in [1, 2] {
+        let answer = solve(&p.instance, &Options { threads, ..Options::default() }, &stop);
+        assert_eq!(answer.status, Status::Interrupted);
+        assert_eq!(answer.board.map(|b| b.placed()), Some(p.instance.clues.len()));
+    }
+    // Raised while two threads search.
+    let stop = AtomicBool::new(false);
+    let options = Options { threads: 2, ..fixed(Order::RowScan) };
+    let start = Instant::now();
+    let answer = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            std::thread::sleep(Duration::from_millis(100));
+            stop.store(true, Ordering::Relaxed);
+        });
+        solve(&p.instance, &options, &stop)
+    });
+    assert_eq!(answer.status, Status::Interrupted);
+    assert!(start.elapsed() < Duration::from_secs(2));
+    assert!(check(&p.instance, &answer.board.unwrap()).violations.is_empty());
+}
+
+#[test]
+fn order_choice_parses() {
+    assert_eq!("auto".parse::<OrderChoice>(), Ok(OrderChoice::Auto));
+    assert_eq!("row-scan".parse::<OrderChoice>(), Ok(OrderChoice::Fixed(Order::RowScan)));
+    assert_eq!(
+        "corner-square-sw-t".parse::<OrderChoice>(),
+        Ok(OrderChoice::Fixed(Order::CornerSquare { corner: Corner::Sw, transposed: true }))
+    );
+    assert!("spiral".parse::<OrderChoice>().is_err());
+}
+
+/// Without resampling (more particles than any level has nodes) the particle
+/// estimate enumerates the tree, so it must equal the engine's exact count on
+/// a tree the engine walks to the end.
+#[test]
+fn estimate_is_exact_when_no_particle_is_dropped() {
+    let go = AtomicBool::new(false);
+    for (side, seed) in [(4, 1), (5, 2)] {
+        let spec = PlantedSpec { clues: 1, ..PlantedSpec::square(side, 2, 3, seed) };
+        let mut p = planted(&spec).unwrap();
+        let clue_piece = p.instance.clues[0].placement.piece;
+        let inner =
+            (0..p.instance.pieces.len()).find(|&q| q != clue_piece && p.instance.pieces[q].grey_sides() == 0).unwrap();
+        p.instance.pieces[inner].0[0] = p.instance.max_colour() + 1;
+        for order in [Order::RowScan, Order::FailFirst { corner: Corner::Ne, transposed: false }] {
+            let plan = plan::Plan::new(&p.instance, order, 0);
+            let run = engine::run(&plan, &engine::Limits::default(), &go, &go);
+            assert_eq!(run.end, engine::End::Exhausted);
+            let deadline = Instant::now() + Duration::from_secs(10);
+            let est = estimate::estimate(&plan, 1 << 20, 1, deadline, 1, &[&go]);
+            let exact = (run.nodes + 1) as f64;
+            assert!((est.nodes() - exact).abs() < 1e-9 * exact, "{order}: {} vs {exact}", est.nodes());
+        }
+    }
+}
