@@ -94,7 +94,7 @@ pub(crate) fn estimate(
         && (runs == 0 || (Instant::now() < deadline && !halt.iter().any(|h| h.load(Ordering::Relaxed))))
     {
         runs += 1;
-        let (ln_nodes, depth, solution) = one_run(plan, width.max(1), &mut rng);
+        let (ln_nodes, depth, solution) = one_run(plan, width.max(1), &mut rng, halt);
         ln_sum = ln_add(ln_sum, ln_nodes);
         depth_sum += depth;
         if solution.is_some() {
@@ -118,7 +118,7 @@ pub(crate) fn estimate(
 
 /// One run: ln of the estimated node count, the depth reached, and a solution
 /// if a particle filled the board.
-fn one_run(plan: &Plan, width: usize, rng: &mut Rng) -> (f64, usize, Option<Board>) {
+fn one_run(plan: &Plan, width: usize, rng: &mut Rng, halt: &[&AtomicBool]) -> (f64, usize, Option<Board>) {
     let steps = &plan.steps[..];
     let entries = &plan.entries[..];
     let cells = plan.clue_board.cells.len() + 1;
@@ -140,6 +140,11 @@ fn one_run(plan: &Plan, width: usize, rng: &mut Rng) -> (f64, usize, Option<Boar
     // that spell out a particle's board.
     let mut trail: Vec<Vec<(u32, u32)>> = Vec::with_capacity(steps.len());
     for (depth, step) in steps.iter().enumerate() {
+        // A run on a wide board takes a while: a raised flag cuts it short (its
+        // estimate is then not used, the caller stops too).
+        if halt.iter().any(|h| h.load(Ordering::Relaxed)) {
+            return (ln_total, depth, None);
+        }
         children.clear();
         for k in 0..now.len() {
             let colour_of = &now.colours[k * cells..(k + 1) * cells];
