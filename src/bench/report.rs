@@ -80,6 +80,11 @@ fn median<T: Copy>(xs: &[T]) -> Option<T> {
     (!xs.is_empty()).then(|| xs[(xs.len() - 1) / 2])
 }
 
+/// Seconds with two decimals below 10 s (fast solvers differ there), one above.
+fn secs(s: f64) -> String {
+    if s < 10.0 { format!("{s:.2}") } else { format!("{s:.1}") }
+}
+
 fn budget(ms: u64) -> String {
     let s = ms as f64 / 1000.0;
     if s.fract() == 0.0 { format!("{s:.0}") } else { format!("{s}") }
@@ -93,7 +98,7 @@ pub fn markdown(rungs: &BTreeMap<Rung, Summary>) -> String {
     );
     for (rung, s) in rungs {
         let secs = match (s.solve_seconds.first(), median(&s.solve_seconds), s.solve_seconds.last()) {
-            (Some(a), Some(m), Some(b)) => format!("{a:.1} / {m:.1} / {b:.1}"),
+            (Some(a), Some(m), Some(b)) => format!("{} / {} / {}", secs(*a), secs(m), secs(*b)),
             _ => "—".to_owned(),
         };
         let scores = match (s.scores.first(), median(&s.scores), s.scores.last()) {
@@ -310,7 +315,7 @@ mod tests {
         assert_eq!(rungs.len(), 2);
         let table = markdown(&rungs);
         assert!(
-            table.contains("| 5+17 | 10×10 | dfs | 20 | 1/2 | 3.0 / 3.0 / 3.0 | 120 / 120 / 180 of 180 |"),
+            table.contains("| 5+17 | 10×10 | dfs | 20 | 1/2 | 3.00 / 3.00 / 3.00 | 120 / 120 / 180 of 180 |"),
             "{table}"
         );
         assert!(table.contains("| 5+17 | 10×10 | cpsat | 300 | 1/1 |"), "{table}");

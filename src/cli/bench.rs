@@ -167,6 +167,9 @@ pub(crate) struct ReportArgs {
     /// SVG chart to write.
     #[arg(long, default_value = "results/cliff/cliff.svg")]
     svg: PathBuf,
+    /// Keep only the runs on these colour settings or collections (e.g. 5+17,5+26 or heule2008).
+    #[arg(long, value_delimiter = ',')]
+    only: Vec<String>,
 }
 
 #[derive(Args)]
@@ -305,6 +308,7 @@ fn report(args: ReportArgs) -> Result<ExitCode> {
     let mut all = Vec::new();
     for path in &args.runs {
         let (mut more, broken) = runs::read_runs::<Run>(path)?;
+        more.retain(|run| args.only.is_empty() || args.only.contains(&run.colours));
         if broken > 0 {
             eprintln!("report: {} has {broken} unreadable line(s), ignored", path.display());
         }
