@@ -10,6 +10,8 @@ use std::path::PathBuf;
 
 use super::records::{BenchArm, Provenance, Run, job_key};
 use super::round3;
+#[cfg(test)]
+use super::runs::shard;
 use super::runs::{append_run, pending};
 use crate::cpsat::{self, model::Formulation};
 use crate::dfs;
@@ -166,19 +168,10 @@ fn load_instance(config: &CliffConfig, job: &Job) -> Result<Instance, Error> {
     if path.is_file() { Ok(instance_json::read(&path)?.instance) } else { Ok(planted(&job.spec())?.instance) }
 }
 
-/// Shard `k` of `n` (1-based): job i belongs to shard i mod n + 1.
-pub fn shard(jobs: Vec<Job>, k: usize, n: usize) -> Vec<Job> {
-    jobs.into_iter().enumerate().filter(|(i, _)| i % n == k - 1).map(|(_, job)| job).collect()
-}
-
 /// Runs the jobs of this shard that the runs file does not hold yet; returns
 /// how many ran. Stops when `stop` is raised, without recording the run in flight.
 pub fn run(config: &CliffConfig, provenance: &Provenance, stop: &Stop) -> Result<usize, Error> {
-    let (k, n) = config.shard;
-    let mine = shard(jobs(config), k, n);
-    let total = mine.len();
-    let todo = pending(&config.runs, "cliff", mine, Run::key, Job::key)?;
-    eprintln!("cliff: shard {k}/{n}: {total} jobs, {} already done, {} to run", total - todo.len(), todo.len());
+    let todo = pending(&config.runs, "cliff", jobs(config), config.shard, Run::key, Job::key)?;
     for (i, job) in todo.iter().enumerate() {
         if stop.is_raised() {
             break;

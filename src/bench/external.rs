@@ -91,9 +91,14 @@ pub fn run(
     provenance: &Provenance,
     stop: &Stop,
 ) -> Result<usize, Error> {
-    let todo =
-        pending(runs, "external", puzzles.iter().collect(), |r: &ExternalRun| r.puzzle.clone(), |p| p.name.clone())?;
-    eprintln!("external: {} puzzles, {} to run", puzzles.len(), todo.len());
+    let todo = pending(
+        runs,
+        "external",
+        puzzles.iter().collect(),
+        (1, 1),
+        |r: &ExternalRun| r.puzzle.clone(),
+        |p| p.name.clone(),
+    )?;
     let solver = Solver::Cpsat(options.clone());
     for (i, puzzle) in todo.iter().enumerate() {
         if stop.is_raised() {

@@ -181,12 +181,8 @@ pub fn run(config: &ReachConfig, provenance: &Provenance, stop: &Stop) -> Result
         }
         None => true,
     });
-    let (k, n) = config.shard;
     let all = jobs(&ReachConfig { arms, ..config.clone() })?;
-    let mine: Vec<Job> = all.into_iter().enumerate().filter(|(i, _)| i % n == k - 1).map(|(_, j)| j).collect();
-    let total = mine.len();
-    let todo = pending(&config.runs, "reach", mine, Run::key, Job::key)?;
-    eprintln!("reach: shard {k}/{n}: {total} jobs, {} already done, {} to run", total - todo.len(), todo.len());
+    let todo = pending(&config.runs, "reach", all, config.shard, Run::key, Job::key)?;
     for (i, job) in todo.iter().enumerate() {
         if stop.is_raised() {
             break;

@@ -57,12 +57,18 @@ pub fn append_line(path: &Path, line: &str) -> Result<(), Error> {
     file.sync_data().map_err(io)
 }
 
-/// Resuming a bench: the jobs whose key no finished run in `path` has yet.
-/// `what` names the bench in the message about unreadable lines.
+/// Shard `k` of `n` (1-based): job i belongs to shard i mod n + 1.
+pub fn shard<J>(jobs: Vec<J>, k: usize, n: usize) -> Vec<J> {
+    jobs.into_iter().enumerate().filter(|(i, _)| i % n == k - 1).map(|(_, job)| job).collect()
+}
+
+/// Resuming a bench: the jobs of shard `k/n` whose key no finished run in
+/// `path` has yet. `what` names the bench in the messages on stderr.
 pub fn pending<R, J>(
     path: &Path,
     what: &str,
     jobs: Vec<J>,
+    (k, n): (usize, usize),
     run_key: impl Fn(&R) -> String,
     job_key: impl Fn(&J) -> String,
 ) -> Result<Vec<J>, Error>
@@ -74,7 +80,11 @@ where
         eprintln!("{what}: {} has {broken} unreadable line(s), ignored", path.display());
     }
     let done: HashSet<String> = done.iter().map(run_key).collect();
-    Ok(jobs.into_iter().filter(|job| !done.contains(&job_key(job))).collect())
+    let mine = shard(jobs, k, n);
+    let total = mine.len();
+    let todo: Vec<J> = mine.into_iter().filter(|job| !done.contains(&job_key(job))).collect();
+    eprintln!("{what}: shard {k}/{n}: {total} jobs, {} already done, {} to run", total - todo.len(), todo.len());
+    Ok(todo)
 }
 
 #[cfg(test)]
@@ -97,7 +107,8 @@ mod tests {
         append_run(&path, &Run { key: "c".into() }).unwrap();
         let (runs, broken) = read_runs::<Run>(&path).unwrap();
         assert_eq!((runs.len(), broken), (2, 1));
-        let todo = pending::<Run, &str>(&path, "test", vec!["a", "b", "c"], |r| r.key.clone(), |j| j.to_string());
+        let todo =
+            pending::<Run, &str>(&path, "test", vec!["a", "b", "c"], (1, 1), |r| r.key.clone(), |j| j.to_string());
         assert_eq!(todo.unwrap(), vec!["b"]);
         std::fs::remove_dir_all(&dir).unwrap();
     }
