@@ -344,6 +344,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn frame_colours_are_those_never_inside() {
+        let instance = Instance {
+            grid: Grid { width: 3, height: 3 },
+            pieces: vec![Piece([0, 1, 5, 0]), Piece([0, 2, 5, 1]), Piece([5, 6, 5, 6])],
+            clues: vec![],
+        };
+        assert_eq!(instance.colour_classes(), (2, 2));
+    }
+
+    #[test]
     fn rotation_follows_the_convention() {
         let p = Piece([1, 2, 3, 4]);
         assert_eq!(p.rotated(Rotation::ALL[0]), [1, 2, 3, 4]);

@@ -12,7 +12,7 @@ use crate::generate::{PlantedSpec, planted};
 use crate::solver::{self, Limits, Solver, Stats};
 use crate::stop::Stop;
 
-/// Runs `solver` and returns the outcome, its verification and the DFS's counters.
+/// Runs the DFS with `options` and returns the outcome, its verification and its counters.
 fn run_dfs(
     instance: &crate::puzzle::Instance,
     options: dfs::Options,

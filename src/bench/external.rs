@@ -198,19 +198,3 @@ pub fn markdown(puzzles: &[Puzzle], runs: &[ExternalRun]) -> String {
     }
     out
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::puzzle::Piece;
-
-    #[test]
-    fn frame_colours_are_those_never_inside() {
-        let instance = Instance {
-            grid: Grid { width: 3, height: 3 },
-            pieces: vec![Piece([0, 1, 5, 0]), Piece([0, 2, 5, 1]), Piece([5, 6, 5, 6])],
-            clues: vec![],
-        };
-        assert_eq!(instance.colour_classes(), (2, 2));
-    }
-}
