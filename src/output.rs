@@ -8,6 +8,16 @@ use crate::error::Error;
 /// Writes `bytes` to `path` through a temporary file in the same folder, so a
 /// reader (or a crash) never sees a half-written file.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    write_atomic_with(path, |out| out.write_all(bytes))
+}
+
+/// Like [`write_atomic`], for output too large to hold in memory: `write`
+/// streams it into a buffered temporary file, renamed onto `path` only if
+/// every write succeeded.
+pub fn write_atomic_with(
+    path: &Path,
+    write: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
+) -> Result<(), Error> {
     let io = |source| Error::Io { path: path.to_owned(), source };
     let name = path.file_name().ok_or_else(|| io(std::io::Error::other("not a file path")))?;
     let mut tmp_name = std::ffi::OsString::from(".");
@@ -15,8 +25,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     tmp_name.push(format!(".{}.tmp", std::process::id()));
     let tmp = path.with_file_name(tmp_name);
     let result = (|| {
-        let mut file = std::fs::File::create(&tmp)?;
-        file.write_all(bytes)?;
+        let mut out = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
+        write(&mut out)?;
+        let file = out.into_inner().map_err(|e| e.into_error())?;
         file.sync_all()?;
         std::fs::rename(&tmp, path)
     })();

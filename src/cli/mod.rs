@@ -3,8 +3,11 @@
 mod args;
 mod bench;
 mod convert;
+mod decode;
+mod encode;
 mod flux;
 mod generate;
+mod oracle;
 mod render;
 mod solve;
 mod verify;
@@ -38,6 +41,15 @@ enum Command {
     Render(render::RenderArgs),
     /// The flux law of a piece set: facts, exact ranks, fourth member, certificate sweep.
     Flux(flux::FluxArgs),
+    /// Encoding sizes, and the instance as DIMACS, XCC (dlx2) or LP for other solvers.
+    #[command(subcommand)]
+    Encode(encode::EncodeCommand),
+    /// Turn another solver's answer to an exported encoding back into a checked board.
+    #[command(subcommand)]
+    Decode(decode::DecodeCommand),
+    /// Decide whether a freed region, or the interior inside a border, can be completed.
+    #[command(subcommand)]
+    Oracle(oracle::OracleCommand),
     /// Run a benchmark and write its record under results/.
     #[command(subcommand)]
     Bench(bench::BenchCommand),
@@ -52,6 +64,9 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
         Command::Convert(args) => convert::run(args),
         Command::Render(args) => render::run(args),
         Command::Flux(args) => flux::run(args),
+        Command::Encode(command) => encode::run(command),
+        Command::Decode(command) => decode::run(command),
+        Command::Oracle(command) => oracle::run(command),
         Command::Bench(command) => bench::run(command),
     }
 }

@@ -256,7 +256,7 @@ impl Encoding {
 }
 
 /// The DIMACS number of the variable with 0-based index `i`.
-fn var_number(i: usize) -> i32 {
+pub(crate) fn var_number(i: usize) -> i32 {
     i32::try_from(i + 1).expect("fewer than 2^31 variables")
 }
 
@@ -267,7 +267,7 @@ fn lit(v: i32) -> Lit {
 
 /// A set of colours, one bit each.
 #[derive(Clone, Copy, PartialEq, Eq, Default)]
-struct Colours([u64; 4]);
+pub(crate) struct Colours([u64; 4]);
 
 impl Colours {
     fn insert(&mut self, c: Colour) {
@@ -294,7 +294,7 @@ fn join_of(grid: Grid, cell: usize, side: Side) -> Option<(usize, Side)> {
 }
 
 /// The placements each cell may hold after class pruning, with the colours each seam may show.
-fn prune(instance: &Instance) -> (Vec<Vec<Placement>>, Vec<[Colours; 4]>, usize) {
+pub(crate) fn prune(instance: &Instance) -> (Vec<Vec<Placement>>, Vec<[Colours; 4]>, usize) {
     let grid = instance.grid;
     let mut fits: Vec<Vec<Placement>> = (0..grid.cells()).map(|cell| instance.rim_fits(cell)).collect();
     let before: usize = fits.iter().map(Vec::len).sum();
@@ -340,8 +340,17 @@ fn prune(instance: &Instance) -> (Vec<Vec<Placement>>, Vec<[Colours; 4]>, usize)
     }
 }
 
+/// The placement variables every export of `instance` shares, in variable
+/// order (variable `i + 1` is entry `i`): class-pruned placements, cell by
+/// cell, then piece and rotation; with the count pruning removed.
+pub fn placement_table(instance: &Instance) -> (Vec<(usize, Placement)>, usize) {
+    let (fits, _, pruned) = prune(instance);
+    let table = fits.iter().enumerate().flat_map(|(cell, ps)| ps.iter().map(move |&p| (cell, p))).collect();
+    (table, pruned)
+}
+
 /// Adds "at most one of `lits`" in the chosen encoding.
-fn at_most_one(kind: Am1, lits: &[i32], cnf: &mut Cnf, vars: &mut BasicVarManager) {
+pub(crate) fn at_most_one(kind: Am1, lits: &[i32], cnf: &mut Cnf, vars: &mut BasicVarManager) {
     if lits.len() <= 1 {
         return;
     }

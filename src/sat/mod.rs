@@ -9,6 +9,8 @@
 //! `Limits::node_limit` are not used (the `cadical` crate does not expose
 //! CaDiCaL's `seed` option).
 
+pub mod dimacs;
+pub mod direct;
 pub mod encode;
 
 #[cfg(test)]
