@@ -348,6 +348,10 @@ impl<'a> Search<'a> {
         }
         self.record_best(0);
         if total == 0 {
+            // Every cell is a clue (a cube can fix them all): that board is the one solution.
+            if self.options.collect {
+                self.solutions.push(self.board());
+            }
             self.stats.solutions = 1;
             self.stats.exhausted = true;
             return Status::Solved;

@@ -8,6 +8,7 @@
 pub mod bench;
 pub mod check;
 pub mod cpsat;
+pub mod cubes;
 pub mod dfs;
 pub mod encodings;
 pub mod error;

@@ -1,0 +1,312 @@
+//! Cube files on disk: the split's manifest (`cubes.json`) and one file per cube
+//! (`cube-0001.json`, …), each carrying the original instance it was cut from.
+//!
+//! ```json
+//! {
+//!   "format": "edgematch-cube/1",
+//!   "cube": 3,
+//!   "cubes": 20,
+//!   "order": "corner-square-nw",
+//!   "source": "models/planted-13x13-f5i17-s1.json",
+//!   "instance_sha256": "…",
+//!   "fixed": [{ "row": 0, "col": 0, "piece": 12, "rotation": 1 }],
+//!   "instance": { "format": "edgematch-instance/1", … }
+//! }
+//! ```
+//! - `cube` (1-based) of `cubes`; `fixed`: the cube's extra fixed cells, as
+//!   clues are written (`piece` 1-based); `instance`: the original instance,
+//!   embedded; `instance_sha256`: the SHA-256 of that instance written as
+//!   `edgematch-instance/1` (`convert --to json`), checked when read.
+//! - The manifest (`edgematch-cubes/1`) has the same fields except `cube`,
+//!   with `fixed` replaced by `cube_cells`: every cube's fixed cells, in cube
+//!   order, and `dead_ends` (prefixes that had no consistent extension).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use super::sha256;
+use crate::error::Error;
+use crate::formats::instance_json::{self, InstanceFile};
+use crate::formats::{field_error, parse_json, read_text};
+use crate::output::write_atomic;
+use crate::puzzle::{Clue, Grid, Instance, Placement, Rotation};
+
+/// Format tag of a cube file.
+pub const CUBE_FORMAT: &str = "edgematch-cube/1";
+
+/// Format tag of the manifest.
+pub const MANIFEST_FORMAT: &str = "edgematch-cubes/1";
+
+/// The manifest's file name inside a cube folder.
+pub const MANIFEST: &str = "cubes.json";
+
+/// A split as written to a folder: the original instance and every cube's cells.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CubeSet {
+    /// Where the instance was read from (informational).
+    pub source: String,
+    /// The original instance, with its name.
+    pub instance: InstanceFile,
+    /// The fill order's name.
+    pub order: String,
+    /// Each cube's extra fixed cells.
+    pub cubes: Vec<Vec<Clue>>,
+    /// Prefixes dropped at split time because they had no consistent extension.
+    pub dead_ends: usize,
+}
+
+/// One cube, as read from its file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cube {
+    /// 1-based index.
+    pub index: usize,
+    /// How many cubes the split has.
+    pub count: usize,
+    /// The original instance, with its name.
+    pub instance: InstanceFile,
+    /// SHA-256 of the original instance (see the module's notes).
+    pub instance_sha256: String,
+    /// The cube's extra fixed cells.
+    pub fixed: Vec<Clue>,
+}
+
+impl Cube {
+    /// The instance to solve: the original with the fixed cells added to its clues.
+    pub fn sub_instance(&self) -> Instance {
+        super::split::with_fixed(&self.instance.instance, &self.fixed)
+    }
+}
+
+/// SHA-256 of an instance written as `edgematch-instance/1`.
+pub fn instance_sha256(instance: &InstanceFile) -> String {
+    sha256::hex(instance_json::to_string(instance).as_bytes())
+}
+
+/// The file of cube `index` (1-based) in `dir`: `cube-0001.json`, four digits.
+pub fn cube_path(dir: &Path, index: usize) -> PathBuf {
+    dir.join(format!("cube-{index:04}.json"))
+}
+
+/// Writes the manifest and one file per cube into `dir` (created if needed),
+/// each file whole or not at all. Returns the cube files.
+pub fn write_dir(dir: &Path, set: &CubeSet) -> Result<Vec<PathBuf>, Error> {
+    std::fs::create_dir_all(dir).map_err(|source| Error::Io { path: dir.to_owned(), source })?;
+    let sha = instance_sha256(&set.instance);
+    let grid = set.instance.instance.grid;
+    let mut files = Vec::new();
+    for (i, fixed) in set.cubes.iter().enumerate() {
+        let path = cube_path(dir, i + 1);
+        let head = [
+            ("format", json_str(CUBE_FORMAT)),
+            ("cube", (i + 1).to_string()),
+            ("cubes", set.cubes.len().to_string()),
+            ("order", json_str(&set.order)),
+            ("source", json_str(&set.source)),
+            ("instance_sha256", json_str(&sha)),
+            ("fixed", cells_json(grid, fixed)),
+        ];
+        write_atomic(&path, document(&head, &set.instance).as_bytes())?;
+        files.push(path);
+    }
+    let all: Vec<String> = set.cubes.iter().map(|fixed| format!("\n    {}", cells_json(grid, fixed))).collect();
+    let head = [
+        ("format", json_str(MANIFEST_FORMAT)),
+        ("cubes", set.cubes.len().to_string()),
+        ("order", json_str(&set.order)),
+        ("source", json_str(&set.source)),
+        ("instance_sha256", json_str(&sha)),
+        ("dead_ends", set.dead_ends.to_string()),
+        ("cube_cells", format!("[{}{}]", all.join(","), if all.is_empty() { "" } else { "\n  " })),
+    ];
+    write_atomic(&dir.join(MANIFEST), document(&head, &set.instance).as_bytes())?;
+    Ok(files)
+}
+
+/// A JSON document: the head fields, then the embedded instance.
+fn document(head: &[(&str, String)], instance: &InstanceFile) -> String {
+    let mut out = String::from("{\n");
+    for (name, value) in head {
+        let _ = writeln!(out, "  \"{name}\": {value},");
+    }
+    let embedded = instance_json::to_string(instance).trim_end().replace('\n', "\n  ");
+    let _ = writeln!(out, "  \"instance\": {embedded}\n}}");
+    out
+}
+
+fn json_str(s: &str) -> String {
+    serde_json::Value::from(s).to_string()
+}
+
+/// Fixed cells as a JSON list, in the clue notation (`piece` 1-based).
+pub(crate) fn cells_json(grid: Grid, cells: &[Clue]) -> String {
+    let items: Vec<String> = cells
+        .iter()
+        .map(|c| {
+            let (row, col) = grid.row_col(c.cell);
+            let (piece, rotation) = (c.placement.piece + 1, c.placement.rotation.turns());
+            format!("{{\"row\": {row}, \"col\": {col}, \"piece\": {piece}, \"rotation\": {rotation}}}")
+        })
+        .collect();
+    format!("[{}]", items.join(", "))
+}
+
+/// A fixed cell as written.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RawCell {
+    row: i64,
+    col: i64,
+    piece: i64,
+    rotation: i64,
+}
+
+/// Reads fixed cells against `instance`: in range, on cells without a clue,
+/// with pieces no clue and no other fixed cell uses. `field` names the list.
+pub(crate) fn cells_from_raw(
+    path: &Path,
+    field: &str,
+    raw: &[RawCell],
+    instance: &Instance,
+) -> Result<Vec<Clue>, Error> {
+    let grid = instance.grid;
+    let mut cells: Vec<Clue> = Vec::with_capacity(raw.len());
+    for (i, c) in raw.iter().enumerate() {
+        let at = format!("{field}[{i}]");
+        let in_range = (0..grid.height as i64).contains(&c.row) && (0..grid.width as i64).contains(&c.col);
+        if !in_range {
+            return Err(field_error(path, at, format!("({}, {}) is not a cell of a {grid} board", c.row, c.col)));
+        }
+        if !(1..=instance.pieces.len() as i64).contains(&c.piece) {
+            return Err(field_error(path, at, format!("no piece {}", c.piece)));
+        }
+        let rotation = Rotation::try_from(c.rotation).map_err(|e| field_error(path, &at, e.to_string()))?;
+        let clue = Clue {
+            cell: grid.cell(c.row as usize, c.col as usize),
+            placement: Placement { piece: c.piece as usize - 1, rotation },
+        };
+        let taken = instance
+            .clues
+            .iter()
+            .chain(&cells)
+            .any(|k| k.cell == clue.cell || k.placement.piece == clue.placement.piece);
+        if taken {
+            return Err(field_error(path, at, "its cell or piece is already fixed by a clue or another fixed cell"));
+        }
+        cells.push(clue);
+    }
+    Ok(cells)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCube {
+    format: String,
+    #[serde(default)]
+    cube: Option<usize>,
+    cubes: usize,
+    order: String,
+    source: String,
+    instance_sha256: String,
+    #[serde(default)]
+    fixed: Vec<RawCell>,
+    #[serde(default)]
+    cube_cells: Vec<Vec<RawCell>>,
+    #[serde(default)]
+    dead_ends: usize,
+    instance: serde_json::Value,
+}
+
+/// Parses a cube file or manifest and checks its embedded instance against its hash.
+fn parse_raw(path: &Path, text: &str, format: &str) -> Result<(RawCube, InstanceFile), Error> {
+    let raw: RawCube = parse_json(path, text)?;
+    if raw.format != format {
+        return Err(field_error(path, "format", format!("expected \"{format}\", found {:?}", raw.format)));
+    }
+    let instance = instance_json::parse(path, &raw.instance.to_string())
+        .map_err(|e| field_error(path, "instance", e.to_string()))?;
+    let sha = instance_sha256(&instance);
+    if sha != raw.instance_sha256 {
+        return Err(field_error(
+            path,
+            "instance_sha256",
+            format!("the embedded instance hashes to {sha}, not {}: the file was edited", raw.instance_sha256),
+        ));
+    }
+    Ok((raw, instance))
+}
+
+/// True if `path` is a readable JSON file whose `format` is a cube's.
+pub fn is_cube(path: &Path) -> bool {
+    #[derive(Deserialize)]
+    struct Tag {
+        format: Option<String>,
+    }
+    let Ok(text) = std::fs::read_to_string(path) else { return false };
+    serde_json::from_str::<Tag>(&text).is_ok_and(|t| t.format.as_deref() == Some(CUBE_FORMAT))
+}
+
+/// Reads one cube file.
+pub fn read_cube(path: &Path) -> Result<Cube, Error> {
+    let (raw, instance) = parse_raw(path, &read_text(path)?, CUBE_FORMAT)?;
+    let index = raw.cube.ok_or_else(|| field_error(path, "cube", "missing"))?;
+    if !(1..=raw.cubes).contains(&index) {
+        return Err(field_error(path, "cube", format!("{index} is not in 1..={}", raw.cubes)));
+    }
+    let fixed = cells_from_raw(path, "fixed", &raw.fixed, &instance.instance)?;
+    Ok(Cube { index, count: raw.cubes, instance_sha256: raw.instance_sha256, instance, fixed })
+}
+
+/// Reads the manifest of the cube folder `dir`.
+pub fn read_manifest(dir: &Path) -> Result<CubeSet, Error> {
+    let path = dir.join(MANIFEST);
+    let (raw, instance) = parse_raw(&path, &read_text(&path)?, MANIFEST_FORMAT)?;
+    if raw.cube_cells.len() != raw.cubes {
+        return Err(field_error(
+            &path,
+            "cube_cells",
+            format!("{} lists for {} cubes", raw.cube_cells.len(), raw.cubes),
+        ));
+    }
+    let mut cubes = Vec::with_capacity(raw.cubes);
+    for (i, cells) in raw.cube_cells.iter().enumerate() {
+        cubes.push(cells_from_raw(&path, &format!("cube_cells[{i}]"), cells, &instance.instance)?);
+    }
+    Ok(CubeSet { source: raw.source, instance, order: raw.order, cubes, dead_ends: raw.dead_ends })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{PlantedSpec, planted};
+
+    #[test]
+    fn a_written_split_reads_back_and_an_edit_is_caught() {
+        let planted = planted(&PlantedSpec::square(4, 2, 3, 2)).unwrap();
+        let instance = InstanceFile { instance: planted.instance.clone(), name: Some("t".into()), colours: None };
+        let split = super::super::split::split(&instance.instance, "row-scan".parse().unwrap(), 5).unwrap();
+        let set = CubeSet {
+            source: "t.json".into(),
+            instance,
+            order: "row-scan".into(),
+            cubes: split.cubes.clone(),
+            dead_ends: split.dead_ends,
+        };
+        let dir = std::env::temp_dir().join(format!("edgematch-cube-file-{}", std::process::id()));
+        let files = write_dir(&dir, &set).unwrap();
+        assert_eq!(read_manifest(&dir).unwrap(), set);
+        let cube = read_cube(&files[1]).unwrap();
+        assert!(is_cube(&files[1]) && !is_cube(&dir.join(MANIFEST)));
+        assert_eq!((cube.index, cube.count, &cube.fixed), (2, set.cubes.len(), &set.cubes[1]));
+        assert_eq!(cube.sub_instance().clues.len(), planted.instance.clues.len() + cube.fixed.len());
+        let text = std::fs::read_to_string(&files[0]).unwrap().replacen(
+            "\"pieces\": [\n",
+            "\"pieces\": [\n[0, 0, 0, 0],\n",
+            1,
+        );
+        std::fs::write(&files[0], text).unwrap();
+        assert!(read_cube(&files[0]).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

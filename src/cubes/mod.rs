@@ -1,0 +1,22 @@
+//! Cube and conquer: one hard board cut into sub-instances (cubes) that
+//! together hold every solution exactly once, solved apart (on local cores or
+//! as a cluster's array job) and collected, every board verified against the
+//! original instance.
+//!
+//! - `split.rs`: the cover (prefixes of a fill order) and why it is exact;
+//! - `file.rs`: the cube files and the manifest, each embedding the original instance;
+//! - `result.rs`: the per-cube result file that `solve` writes on a cube;
+//! - `collect.rs`: a folder's verdict: a verified board, refuted, or open;
+//! - `local.rs`: the cubes over this machine's cores;
+//! - `sha256.rs`, `cpu.rs`: the instance's hash and CPU clocks.
+
+pub mod collect;
+pub mod cpu;
+pub mod file;
+pub mod local;
+pub mod result;
+pub mod sha256;
+pub mod split;
+
+pub use file::{Cube, CubeSet};
+pub use split::{MAX_CUBES, Split, split};

@@ -1,0 +1,159 @@
+//! A cube's result file (`cube-0001.result.json` beside the cube): how its
+//! solve ended, with the board, written whole by `solve` on a cube file.
+//!
+//! ```json
+//! {
+//!   "format": "edgematch-cube-result/1",
+//!   "cube": 3,
+//!   "cubes": 20,
+//!   "instance_sha256": "…",
+//!   "fixed": [{ "row": 0, "col": 0, "piece": 12, "rotation": 1 }],
+//!   "status": "infeasible",
+//!   "seconds": 12.345,
+//!   "cpu_seconds": 12.301,
+//!   "solver": "search (order auto, 1 thread(s), seed 1)",
+//!   "host": "node17",
+//!   "board": null
+//! }
+//! ```
+//! `status` is the solver's (`solved`, `infeasible`, `unknown`,
+//! `interrupted`); `board` is the verified board when solved (board JSON),
+//! else null. `cpu_seconds` is the process's user + system time.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use super::file::{Cube, RawCell, cells_from_raw, cells_json};
+use crate::error::Error;
+use crate::formats::{board_json, field_error, parse_json, read_text};
+use crate::output::write_atomic;
+use crate::puzzle::{Board, Clue, Instance};
+use crate::solver::Status;
+
+/// Format tag of a result file.
+pub const RESULT_FORMAT: &str = "edgematch-cube-result/1";
+
+/// How one cube's solve ended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CubeResult {
+    /// 1-based cube index.
+    pub cube: usize,
+    /// How many cubes the split has.
+    pub cubes: usize,
+    /// SHA-256 of the original instance.
+    pub instance_sha256: String,
+    /// The cube's fixed cells (to tell results of another split apart).
+    pub fixed: Vec<Clue>,
+    /// How the solve ended.
+    pub status: Status,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// CPU seconds (user + system) of the process that solved it.
+    pub cpu_seconds: f64,
+    /// What ran, as `solve` describes it.
+    pub solver: String,
+    /// The machine it ran on.
+    pub host: String,
+    /// The board, when solved.
+    pub board: Option<Board>,
+}
+
+impl CubeResult {
+    /// True when the cube needs no further run: solved or refuted.
+    pub fn is_final(&self) -> bool {
+        matches!(self.status, Status::Solved | Status::Infeasible)
+    }
+
+    /// True if this result is for `cube` (same instance, index and fixed cells).
+    pub fn is_for(&self, cube: &Cube) -> bool {
+        self.cube == cube.index
+            && self.cubes == cube.count
+            && self.instance_sha256 == cube.instance_sha256
+            && self.fixed == cube.fixed
+    }
+}
+
+/// The result file of a cube file: `cube-0001.json` → `cube-0001.result.json`.
+pub fn result_path(cube_file: &Path) -> PathBuf {
+    let stem = cube_file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    cube_file.with_file_name(format!("{stem}.result.json"))
+}
+
+/// Writes a result file whole.
+pub fn write(path: &Path, instance: &Instance, result: &CubeResult) -> Result<(), Error> {
+    let board = match &result.board {
+        Some(board) => board_json::to_string(board).trim_end().replace('\n', "\n  "),
+        None => "null".to_owned(),
+    };
+    let text = format!(
+        "{{\n  \"format\": \"{RESULT_FORMAT}\",\n  \"cube\": {},\n  \"cubes\": {},\n  \"instance_sha256\": {},\n  \
+         \"fixed\": {},\n  \"status\": \"{}\",\n  \"seconds\": {:.3},\n  \"cpu_seconds\": {:.3},\n  \
+         \"solver\": {},\n  \"host\": {},\n  \"board\": {board}\n}}\n",
+        result.cube,
+        result.cubes,
+        serde_json::Value::from(result.instance_sha256.as_str()),
+        cells_json(instance.grid, &result.fixed),
+        result.status,
+        result.seconds,
+        result.cpu_seconds,
+        serde_json::Value::from(result.solver.as_str()),
+        serde_json::Value::from(result.host.as_str()),
+    );
+    write_atomic(path, text.as_bytes())
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawResult {
+    format: String,
+    cube: usize,
+    cubes: usize,
+    instance_sha256: String,
+    fixed: Vec<RawCell>,
+    status: Status,
+    seconds: f64,
+    cpu_seconds: f64,
+    solver: String,
+    host: String,
+    board: Option<serde_json::Value>,
+}
+
+/// Reads a result file; `instance` is the original instance (the fixed cells are read against it).
+pub fn read(path: &Path, instance: &Instance) -> Result<CubeResult, Error> {
+    let raw: RawResult = parse_json(path, &read_text(path)?)?;
+    if raw.format != RESULT_FORMAT {
+        return Err(field_error(path, "format", format!("expected \"{RESULT_FORMAT}\", found {:?}", raw.format)));
+    }
+    let board = match raw.board {
+        Some(value) => {
+            Some(board_json::parse(path, &value.to_string()).map_err(|e| field_error(path, "board", e.to_string()))?)
+        }
+        None => None,
+    };
+    if raw.status == Status::Solved && board.is_none() {
+        return Err(field_error(path, "board", "status solved without a board"));
+    }
+    Ok(CubeResult {
+        cube: raw.cube,
+        cubes: raw.cubes,
+        instance_sha256: raw.instance_sha256,
+        fixed: cells_from_raw(path, "fixed", &raw.fixed, instance)?,
+        status: raw.status,
+        seconds: raw.seconds,
+        cpu_seconds: raw.cpu_seconds,
+        solver: raw.solver,
+        host: raw.host,
+        board,
+    })
+}
+
+/// This host's name (`HOSTNAME`, else `/etc/hostname`, else `unknown`).
+pub fn host_name() -> String {
+    std::env::var("HOSTNAME")
+        .ok()
+        .or_else(|| std::fs::read_to_string("/etc/hostname").ok())
+        .map(|h| h.trim().to_owned())
+        .filter(|h| !h.is_empty())
+        .unwrap_or_else(|| "unknown".to_owned())
+}
