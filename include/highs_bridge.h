@@ -28,4 +28,10 @@ MipResult solve_mip(const MipEnv& env, const MipProblem& problem);
 // Asks the solve on `env` to stop at its next interrupt check.
 void stop_mip(const MipEnv& env);
 
+struct LpFileResult;
+
+// Reads a model file (HiGHS picks the reader by extension: .lp, .mps) and
+// solves it; throws when HiGHS cannot read it.
+LpFileResult solve_model_file(rust::Str path, double time_limit);
+
 }  // namespace edgematch

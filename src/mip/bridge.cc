@@ -32,6 +32,10 @@ int Highs_getSolution(const void* highs, double* col_value, double* col_dual, do
                       double* row_dual);
 int Highs_getIntInfoValue(const void* highs, const char* info, int* value);
 int Highs_getDoubleInfoValue(const void* highs, const char* info, double* value);
+int Highs_readModel(void* highs, const char* filename);
+int Highs_getNumCol(const void* highs);
+int Highs_getNumRow(const void* highs);
+int Highs_getColName(const void* highs, int col, char* name);
 }
 
 namespace edgematch {
@@ -116,6 +120,39 @@ MipResult solve_mip(const MipEnv& env, const MipProblem& p) {
           "getSolution");
     result.col_value.reserve(col_value.size());
     for (double v : col_value) result.col_value.push_back(v);
+  }
+  return result;
+}
+
+LpFileResult solve_model_file(rust::Str path, double time_limit) {
+  Highs highs;
+  if (Highs_getSizeofHighsInt(highs.get()) != static_cast<int>(sizeof(int))) {
+    throw std::runtime_error("this libhighs uses 64-bit HighsInt; the bridge expects 32-bit");
+  }
+  const std::string file(path);
+  check(Highs_setBoolOptionValue(highs.get(), "output_flag", 0), "output_flag");
+  if (time_limit > 0) check(Highs_setDoubleOptionValue(highs.get(), "time_limit", time_limit), "time_limit");
+  check(Highs_readModel(highs.get(), file.c_str()), ("reading " + file).c_str());
+  check(Highs_run(highs.get()), "run");
+  LpFileResult result;
+  result.model_status = Highs_getModelStatus(highs.get());
+  int primal_status = 0;
+  Highs_getIntInfoValue(highs.get(), "primal_solution_status", &primal_status);
+  result.has_solution = primal_status == 2;  // kHighsSolutionStatusFeasible
+  const int num_col = Highs_getNumCol(highs.get());
+  const int num_row = Highs_getNumRow(highs.get());
+  if (result.has_solution && num_col > 0) {
+    std::vector<double> col_value(num_col), col_dual(num_col), row_value(num_row), row_dual(num_row);
+    check(Highs_getSolution(highs.get(), col_value.data(), col_dual.data(), row_value.data(),
+                            row_dual.data()),
+          "getSolution");
+    // kHighsMaximumStringLength is 512 in HiGHS 1.12.
+    std::vector<char> name(513, '\0');
+    for (int col = 0; col < num_col; ++col) {
+      check(Highs_getColName(highs.get(), col, name.data()), "getColName");
+      result.names.push_back(rust::String(name.data()));
+      result.values.push_back(col_value[col]);
+    }
   }
   return result;
 }

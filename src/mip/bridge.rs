@@ -34,6 +34,16 @@ mod ffi {
         col_value: Vec<f64>,
     }
 
+    /// What HiGHS made of a model file.
+    struct LpFileResult {
+        /// HiGHS' model status (7 optimal, 8 infeasible, 13 time limit).
+        model_status: i32,
+        has_solution: bool,
+        /// Column names and their values, when there is a solution.
+        names: Vec<String>,
+        values: Vec<f64>,
+    }
+
     // extern "Rust": nothing is called back from C++.
 
     unsafe extern "C++" {
@@ -45,6 +55,7 @@ mod ffi {
         fn new_mip_env() -> UniquePtr<MipEnv>;
         fn solve_mip(env: &MipEnv, problem: &MipProblem) -> Result<MipResult>;
         fn stop_mip(env: &MipEnv);
+        fn solve_model_file(path: &str, time_limit: f64) -> Result<LpFileResult>;
     }
 }
 
@@ -56,7 +67,7 @@ unsafe impl Sync for ffi::MipEnv {}
 
 use std::sync::Arc;
 
-pub use ffi::{MipProblem, MipResult};
+pub use ffi::{LpFileResult, MipProblem, MipResult};
 
 use crate::error::Error;
 
@@ -75,8 +86,10 @@ impl MipEnv {
         ffi::stop_mip(&self.0);
     }
 
-    /// Runs HiGHS on the problem.
+    /// Runs HiGHS on the problem, once [`super::validate::problem`] accepted it.
     pub fn solve(&self, problem: &MipProblem) -> Result<MipResult, Error> {
+        // Checked first: HiGHS reads the arrays through raw pointers.
+        super::validate::problem(problem)?;
         ffi::solve_mip(&self.0, problem).map_err(|e| Error::Bridge(e.what().to_owned()))
     }
 }
@@ -85,4 +98,11 @@ impl Default for MipEnv {
     fn default() -> Self {
         MipEnv::new()
     }
+}
+
+/// Reads a model file with HiGHS' own readers (`.lp`, `.mps`) and solves it
+/// within `time_limit` seconds (0 for none): how the LP export is checked.
+pub fn solve_model_file(path: &std::path::Path, time_limit: f64) -> Result<LpFileResult, Error> {
+    let text = path.to_str().ok_or_else(|| Error::Options(format!("{}: not a UTF-8 path", path.display())))?;
+    ffi::solve_model_file(text, time_limit).map_err(|e| Error::Bridge(e.what().to_owned()))
 }
