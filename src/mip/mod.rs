@@ -9,6 +9,7 @@
 //! weak on these puzzles: the gap the cliff bench measures.
 
 pub mod bridge;
+pub mod validate;
 
 use std::collections::BTreeMap;
 use std::time::Instant;
