@@ -2,7 +2,9 @@
 
 mod args;
 mod bench;
+mod collect;
 mod convert;
+mod cubes;
 mod decode;
 mod encode;
 mod flux;
@@ -10,6 +12,7 @@ mod generate;
 mod oracle;
 mod render;
 mod solve;
+mod split;
 mod verify;
 
 use std::path::Path;
@@ -50,6 +53,10 @@ enum Command {
     /// Decide whether a freed region, or the interior inside a border, can be completed.
     #[command(subcommand)]
     Oracle(oracle::OracleCommand),
+    /// Cut one instance into cube files that together hold every solution (cube and conquer).
+    Split(split::SplitArgs),
+    /// The verdict of a cube folder: the first verified board, or infeasible once every cube is refuted.
+    Collect(collect::CollectArgs),
     /// Run a benchmark and write its record under results/.
     #[command(subcommand)]
     Bench(bench::BenchCommand),
@@ -68,6 +75,8 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
         Command::Decode(command) => decode::run(command),
         Command::Oracle(command) => oracle::run(command),
         Command::Bench(command) => bench::run(command),
+        Command::Split(args) => split::run(args),
+        Command::Collect(args) => collect::run(args),
     }
 }
 

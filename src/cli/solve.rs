@@ -13,7 +13,7 @@ use edgematch::{cpsat, dfs, interrupt, mip, portfolio, render, search};
 use prost::Message as _;
 
 use super::args::{InstanceSourceArgs, ModelArg, SEED_RANGE, cores, seconds};
-use super::{describe, unless_interrupted};
+use super::{cubes, describe, unless_interrupted};
 
 #[derive(Args)]
 pub(crate) struct SolveArgs {
@@ -41,6 +41,14 @@ pub(crate) struct SolveArgs {
     /// Write the verified board here (board JSON; the best partial board if unsolved).
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Cube and conquer on this machine: split the instance into at least K
+    /// cubes (as `split` does) and run them over the local cores, each cube's
+    /// solve on one core, --time-limit per cube; the first board verified
+    /// against the instance wins, infeasible only once every cube is refuted.
+    /// (A cube file written by `split` is solved like an instance, with its
+    /// result file written beside it.)
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=edgematch::cubes::MAX_CUBES as u64))]
+    cubes: Option<u64>,
     #[command(flatten)]
     cpsat: CpsatArgs,
     #[command(flatten)]
@@ -194,7 +202,21 @@ impl SolveArgs {
 
 pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     let (solver, limits) = args.solver()?;
-    let loaded = args.source.load(&args.instance)?;
+    if let Some(k) = args.cubes {
+        let loaded = args.source.load(&args.instance)?;
+        println!("{}", describe(&args.instance, &loaded));
+        let stop = interrupt::install().map_err(anyhow::Error::msg)?;
+        return cubes::run_local(&loaded, k, solver, limits, cores(), args.out.as_ref(), &stop);
+    }
+    let cube = match cubes::open(&args.instance)? {
+        cubes::CubeInput::Done(code) => return Ok(code),
+        cubes::CubeInput::Cube(cube) => Some(cube),
+        cubes::CubeInput::Instance => None,
+    };
+    let loaded = match &cube {
+        Some(cube) => cubes::loaded(cube),
+        None => args.source.load(&args.instance)?,
+    };
     let instance = &loaded.instance;
     println!("{}", describe(&args.instance, &loaded));
     if let (Solver::Cpsat(options), Some(path)) = (&solver, &args.cpsat.dump_model) {
@@ -220,6 +242,11 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
             return Ok(ExitCode::from(3));
         }
     };
+    if let Some(cube) = &cube
+        && !cubes::record(&args.instance, cube, status, &outcome, &solver.describe(&limits))?
+    {
+        return Ok(ExitCode::from(3));
+    }
     if let (Some(report), Some(board)) = (&verified.report, &outcome.board) {
         print!("checker: {}", report.summary(20));
         if !verified.solved {

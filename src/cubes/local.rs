@@ -98,7 +98,7 @@ pub fn solve(
         }
     };
     let results: Vec<Result<(), Error>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..workers.max(1)).map(|_| scope.spawn(&work)).collect();
+        let handles: Vec<_> = (0..workers.max(1)).map(|_| scope.spawn(work)).collect();
         handles
             .into_iter()
             .map(|h| h.join().unwrap_or_else(|_| Err(Error::Options("a cube worker panicked".into()))))

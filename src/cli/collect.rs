@@ -1,0 +1,73 @@
+//! `edgematch collect`: the verdict of a cube folder, every board verified against the original instance.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use clap::Args;
+use edgematch::cubes::collect::{self, Verdict};
+use edgematch::formats::board_json;
+use edgematch::output::write_atomic;
+
+#[derive(Args)]
+pub(crate) struct CollectArgs {
+    /// A folder written by `split` (its `cubes.json`), with the result files
+    /// that `solve` writes beside each cube it runs.
+    dir: PathBuf,
+    /// Write the verified board here (board JSON), when there is one.
+    #[arg(long)]
+    out: Option<PathBuf>,
+}
+
+/// Exit 0 with a verified board; 1 when refuted or still open; 3 when a
+/// result's board fails the checker.
+pub(crate) fn run(args: CollectArgs) -> Result<ExitCode> {
+    let collected = collect::collect(&args.dir)?;
+    let set = &collected.set;
+    println!("cubes: {} of {} ({}), order {}", set.cubes.len(), set.source, set.instance.instance.grid, set.order);
+    println!("cube  status        seconds  cpu_seconds  host");
+    for (i, result) in collected.results.iter().enumerate() {
+        match result {
+            Some(r) => println!(
+                "{:>4}  {:<12} {:>8.1} {:>12.1}  {}",
+                i + 1,
+                r.status.to_string(),
+                r.seconds,
+                r.cpu_seconds,
+                r.host
+            ),
+            None => println!("{:>4}  {:<12}", i + 1, "missing"),
+        }
+    }
+    println!("cpu seconds over the cubes with a result: {:.1}", collected.cpu_seconds());
+    match &collected.verdict {
+        Verdict::Solved { cube, board, report } => {
+            println!("status: solved (cube {cube})");
+            print!("checker (original instance): {}", report.summary(20));
+            if let Some(path) = &args.out {
+                write_atomic(path, board_json::to_string(board).as_bytes())?;
+                println!("wrote {}", path.display());
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Verdict::Refuted => {
+            println!("status: infeasible (every one of the {} cubes refuted)", set.cubes.len());
+            Ok(ExitCode::from(1))
+        }
+        Verdict::Open { missing, unknown } => {
+            println!(
+                "status: unknown ({} cubes without a result: {:?}; {} without an answer: {:?})",
+                missing.len(),
+                missing,
+                unknown.len(),
+                unknown
+            );
+            Ok(ExitCode::from(1))
+        }
+        Verdict::Rejected { cube, report } => {
+            eprintln!("edgematch: cube {cube}'s board fails the checker on the original instance; this is a bug");
+            eprint!("{}", report.summary(20));
+            Ok(ExitCode::from(3))
+        }
+    }
+}
