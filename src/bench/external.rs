@@ -81,13 +81,14 @@ impl Puzzle {
     }
 }
 
-/// Runs CP-SAT on each puzzle not yet in `runs` and appends one record per
-/// finished run; returns how many ran. Stops when `stop` is raised, keeping what finished.
+/// Runs CP-SAT on each puzzle of shard `k/n` not yet in `runs` and appends one
+/// record per finished run; returns how many ran. Stops when `stop` is raised, keeping what finished.
 pub fn run(
     puzzles: &[Puzzle],
     options: &cpsat::Options,
     limits: &Limits,
     runs: &Path,
+    shard: (usize, usize),
     provenance: &Provenance,
     stop: &Stop,
 ) -> Result<usize, Error> {
@@ -95,7 +96,7 @@ pub fn run(
         runs,
         "external",
         puzzles.iter().collect(),
-        (1, 1),
+        shard,
         |r: &ExternalRun| r.puzzle.clone(),
         |p| p.name.clone(),
     )?;

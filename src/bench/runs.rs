@@ -62,6 +62,48 @@ pub fn shard<J>(jobs: Vec<J>, k: usize, n: usize) -> Vec<J> {
     jobs.into_iter().enumerate().filter(|(i, _)| i % n == k - 1).map(|(_, job)| job).collect()
 }
 
+/// The placeholder in a runs path that a sharded bench replaces with its shard number.
+pub const SHARD_PLACEHOLDER: &str = "{shard}";
+
+/// The shard of a Slurm array task, read through `var` (the process
+/// environment in the CLI): shard k = (`SLURM_ARRAY_TASK_ID` −
+/// `SLURM_ARRAY_TASK_MIN`) / `SLURM_ARRAY_TASK_STEP` + 1 of
+/// `SLURM_ARRAY_TASK_COUNT`, so `--array=0-3` and `--array=1-4` both give
+/// shards 1/4 … 4/4. `None` outside an array job (no `SLURM_ARRAY_TASK_ID`).
+/// `SLURM_ARRAY_TASK_MIN` defaults to 0 and the step to 1 when absent.
+pub fn slurm_shard(var: impl Fn(&str) -> Option<String>) -> Result<Option<(usize, usize)>, Error> {
+    let Some(id) = var("SLURM_ARRAY_TASK_ID") else { return Ok(None) };
+    let number = |name: &str, default: Option<usize>| -> Result<usize, Error> {
+        match var(name) {
+            Some(v) => v.trim().parse().map_err(|_| Error::Options(format!("{name}={v:?} is not a number"))),
+            None => default.ok_or_else(|| Error::Options(format!("SLURM_ARRAY_TASK_ID is set but {name} is not"))),
+        }
+    };
+    let id: usize =
+        id.trim().parse().map_err(|_| Error::Options(format!("SLURM_ARRAY_TASK_ID={id:?} is not a number")))?;
+    let (min, step, count) = (
+        number("SLURM_ARRAY_TASK_MIN", Some(0))?,
+        number("SLURM_ARRAY_TASK_STEP", Some(1))?.max(1),
+        number("SLURM_ARRAY_TASK_COUNT", None)?,
+    );
+    let k = id.checked_sub(min).map(|d| d / step + 1).filter(|k| (1..=count).contains(k)).ok_or_else(|| {
+        Error::Options(format!(
+            "array task {id} is not one of the {count} tasks from {min} in steps of {step}: use a plain range such as --array=1-{count}"
+        ))
+    })?;
+    Ok(Some((k, count)))
+}
+
+/// `path` with every `{shard}` replaced by `k`: each array task appends to its own runs file.
+pub fn shard_path(path: &Path, k: usize) -> std::path::PathBuf {
+    let text = path.to_string_lossy();
+    if text.contains(SHARD_PLACEHOLDER) {
+        text.replace(SHARD_PLACEHOLDER, &k.to_string()).into()
+    } else {
+        path.to_owned()
+    }
+}
+
 /// Resuming a bench: the jobs of shard `k/n` whose key no finished run in
 /// `path` has yet. `what` names the bench in the messages on stderr.
 pub fn pending<R, J>(
@@ -94,6 +136,30 @@ mod tests {
     #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
     struct Run {
         key: String,
+    }
+
+    #[test]
+    fn slurm_array_tasks_become_shards_from_one() {
+        fn env<'a>(pairs: &'a [(&'a str, &'a str)]) -> impl Fn(&str) -> Option<String> + 'a {
+            move |name: &str| pairs.iter().find(|(n, _)| *n == name).map(|(_, v)| v.to_string())
+        }
+        assert_eq!(slurm_shard(env(&[])).unwrap(), None);
+        let from_zero = [("SLURM_ARRAY_TASK_ID", "0"), ("SLURM_ARRAY_TASK_MIN", "0"), ("SLURM_ARRAY_TASK_COUNT", "4")];
+        assert_eq!(slurm_shard(env(&from_zero)).unwrap(), Some((1, 4)));
+        let from_one = [("SLURM_ARRAY_TASK_ID", "4"), ("SLURM_ARRAY_TASK_MIN", "1"), ("SLURM_ARRAY_TASK_COUNT", "4")];
+        assert_eq!(slurm_shard(env(&from_one)).unwrap(), Some((4, 4)));
+        let stepped = [
+            ("SLURM_ARRAY_TASK_ID", "5"),
+            ("SLURM_ARRAY_TASK_MIN", "1"),
+            ("SLURM_ARRAY_TASK_STEP", "2"),
+            ("SLURM_ARRAY_TASK_COUNT", "3"),
+        ];
+        assert_eq!(slurm_shard(env(&stepped)).unwrap(), Some((3, 3)));
+        assert!(slurm_shard(env(&[("SLURM_ARRAY_TASK_ID", "9"), ("SLURM_ARRAY_TASK_COUNT", "4")])).is_err());
+        assert!(slurm_shard(env(&[("SLURM_ARRAY_TASK_ID", "1")])).is_err());
+        assert!(slurm_shard(env(&[("SLURM_ARRAY_TASK_ID", "x"), ("SLURM_ARRAY_TASK_COUNT", "4")])).is_err());
+        assert_eq!(shard_path(Path::new("r/runs-{shard}.jsonl"), 3), Path::new("r/runs-3.jsonl"));
+        assert_eq!(shard_path(Path::new("r/runs.jsonl"), 3), Path::new("r/runs.jsonl"));
     }
 
     #[test]

@@ -127,6 +127,21 @@ pub(crate) fn shard(s: &str) -> Result<(usize, usize), String> {
     Ok((k, n))
 }
 
+/// The shard a bench runs: `--shard K/N` when given, else the Slurm array
+/// task's (see [`edgematch::bench::runs::slurm_shard`]), else 1/1; printed on stderr.
+pub(crate) fn shard_or_slurm(given: Option<(usize, usize)>) -> Result<(usize, usize)> {
+    if let Some(shard) = given {
+        return Ok(shard);
+    }
+    match edgematch::bench::runs::slurm_shard(|name| std::env::var(name).ok())? {
+        Some((k, n)) => {
+            eprintln!("shard {k}/{n} from the Slurm array task");
+            Ok((k, n))
+        }
+        None => Ok((1, 1)),
+    }
+}
+
 /// Writes `text` to `path` whole (through a temporary file), then says so on stderr.
 pub(crate) fn write_out(path: &Path, text: &str) -> Result<()> {
     edgematch::output::write_atomic(path, text.as_bytes())?;

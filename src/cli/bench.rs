@@ -13,7 +13,9 @@ use edgematch::puzzle::MAX_SIDE;
 use edgematch::solver::{Limits, SolverKind};
 use edgematch::stop::Stop;
 
-use super::args::{ModelArg, Numbers, cores, numbers, seconds, shard, size_and_seconds, size_and_seeds, write_out};
+use super::args::{
+    ModelArg, Numbers, cores, numbers, seconds, shard, shard_or_slurm, size_and_seconds, size_and_seeds, write_out,
+};
 use super::unless_interrupted;
 
 #[derive(Subcommand)]
@@ -70,11 +72,15 @@ pub(crate) struct ReachArgs {
     #[arg(long, default_value = "models")]
     models_dir: PathBuf,
     /// Runs file (JSON lines) to append to; its finished jobs are skipped.
+    /// `{shard}` in the path becomes the shard number K: one file per Slurm
+    /// array task, merged by `bench report`.
     #[arg(long, default_value = "results/reach/runs.jsonl")]
     runs: PathBuf,
-    /// Run only share K of N of the jobs, as K/N.
-    #[arg(long, value_parser = shard, default_value = "1/1")]
-    shard: (usize, usize),
+    /// Run only share K of N of the jobs, as K/N (job i goes to shard i mod N + 1).
+    /// Default: a Slurm array task's share, shard SLURM_ARRAY_TASK_ID −
+    /// SLURM_ARRAY_TASK_MIN + 1 of SLURM_ARRAY_TASK_COUNT; else 1/1.
+    #[arg(long, value_parser = shard)]
+    shard: Option<(usize, usize)>,
 }
 
 /// A list of numbers, or `none` for an empty one.
@@ -149,11 +155,15 @@ pub(crate) struct CliffArgs {
     #[arg(long, default_value = "models")]
     models_dir: PathBuf,
     /// Runs file (JSON lines) to append to; its finished jobs are skipped.
+    /// `{shard}` in the path becomes the shard number K: one file per Slurm
+    /// array task, merged by `bench report`.
     #[arg(long, default_value = "results/cliff/runs.jsonl")]
     runs: PathBuf,
-    /// Run only share K of N of the jobs, as K/N.
-    #[arg(long, value_parser = shard, default_value = "1/1")]
-    shard: (usize, usize),
+    /// Run only share K of N of the jobs, as K/N (job i goes to shard i mod N + 1).
+    /// Default: a Slurm array task's share, shard SLURM_ARRAY_TASK_ID −
+    /// SLURM_ARRAY_TASK_MIN + 1 of SLURM_ARRAY_TASK_COUNT; else 1/1.
+    #[arg(long, value_parser = shard)]
+    shard: Option<(usize, usize)>,
 }
 
 #[derive(Args)]
@@ -206,9 +216,19 @@ pub(crate) struct ExternalArgs {
     /// CP-SAT workers (default: the number of cores).
     #[arg(long)]
     workers: Option<u32>,
-    /// Runs file (JSON lines) to append to; puzzles in it are skipped.
+    /// Runs file (JSON lines) to append to; puzzles in it are skipped. `{shard}`
+    /// in the path becomes the shard number K (one file per Slurm array task).
     #[arg(long, default_value = "results/external-puzzles.jsonl")]
     runs: PathBuf,
+    /// Run only share K of N of the jobs, as K/N (job i goes to shard i mod N + 1).
+    /// Default: a Slurm array task's share, shard SLURM_ARRAY_TASK_ID −
+    /// SLURM_ARRAY_TASK_MIN + 1 of SLURM_ARRAY_TASK_COUNT; else 1/1.
+    #[arg(long, value_parser = shard)]
+    shard: Option<(usize, usize)>,
+    /// Run nothing: write the table (--out) from these runs files, e.g. the
+    /// shards' files of an array job.
+    #[arg(long, num_args = 1.., value_name = "RUNS")]
+    merge: Vec<PathBuf>,
     /// The markdown table to write.
     #[arg(long, default_value = "results/external-puzzles.md")]
     out: PathBuf,
@@ -278,6 +298,7 @@ fn spine(args: SpineArgs) -> Result<ExitCode> {
 }
 
 fn cliff(args: CliffArgs) -> Result<ExitCode> {
+    let shard = shard_or_slurm(args.shard)?;
     let to_size = |s: u64| usize::try_from(s).ok().filter(|s| (2..=MAX_SIDE).contains(s));
     let sizes =
         args.sizes.0.iter().map(|&s| to_size(s).with_context(|| format!("--sizes: {s} is not in 2..={MAX_SIDE}")));
@@ -296,8 +317,8 @@ fn cliff(args: CliffArgs) -> Result<ExitCode> {
         workers: args.workers.unwrap_or_else(cores),
         formulation: Formulation::from(args.model),
         models_dir: args.models_dir,
-        runs: args.runs,
-        shard: args.shard,
+        runs: runs::shard_path(&args.runs, shard.0),
+        shard,
     };
     let stop = stop()?;
     let _ = cliff::run(&config, &Provenance::current(), &stop)?;
@@ -327,13 +348,23 @@ fn external(args: ExternalArgs) -> Result<ExitCode> {
     let limits =
         Limits { time_limit: Some(args.time_limit), threads: args.workers.unwrap_or_else(cores), ..Limits::default() };
     let provenance = Provenance::current();
-    let _ = external::run(&puzzles, &options, &limits, &args.runs, &provenance, &stop()?)?;
-    let (runs, _) = runs::read_runs::<ExternalRun>(&args.runs)?;
+    let mut files = args.merge.clone();
+    if files.is_empty() {
+        let shard = shard_or_slurm(args.shard)?;
+        let path = runs::shard_path(&args.runs, shard.0);
+        let _ = external::run(&puzzles, &options, &limits, &path, shard, &provenance, &stop()?)?;
+        files.push(path);
+    }
+    let mut runs = Vec::new();
+    for path in &files {
+        runs.append(&mut runs::read_runs::<ExternalRun>(path)?.0);
+    }
     write_out(&args.out, &external::document(&puzzles, &runs, &options, &limits, &provenance))?;
     Ok(unless_interrupted(ExitCode::SUCCESS))
 }
 
 fn reach(args: ReachArgs) -> Result<ExitCode> {
+    let shard = shard_or_slurm(args.shard)?;
     let config = reach::ReachConfig {
         arms: args.arms,
         sizes: args.sizes.0.iter().map(|&s| s as usize).collect(),
@@ -346,8 +377,8 @@ fn reach(args: ReachArgs) -> Result<ExitCode> {
         limit_at: args.limit_at,
         cores: cores(),
         models_dir: args.models_dir,
-        runs: args.runs,
-        shard: args.shard,
+        runs: runs::shard_path(&args.runs, shard.0),
+        shard,
     };
     let _ = reach::run(&config, &Provenance::current(), &stop()?)?;
     Ok(unless_interrupted(ExitCode::SUCCESS))
