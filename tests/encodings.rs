@@ -7,9 +7,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 use edgematch::check::check;
-use edgematch::encodings::lp;
+use edgematch::encodings::{lp, xcc};
 use edgematch::formats::instance_json;
 use edgematch::mip::bridge::solve_model_file;
+use edgematch::puzzle::Board;
+use edgematch::sat::encode::placement_table;
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_edgematch"))
@@ -208,6 +210,51 @@ fn a_3x3_exports_9_plus_9_primary_and_12_secondary_xcc_items() {
     assert_eq!(primary.iter().filter(|i| i.starts_with('p')).count(), 9);
     assert_eq!(secondary.split_whitespace().count(), 12);
     assert!(text(&output).contains("18 primary items, 12 secondary items"));
+}
+
+/// The Python with the `xcover` package (`.ci/run`'s venv), or `None` (a skip) outside CI.
+fn xcover_python() -> Option<PathBuf> {
+    let python = std::env::var_os("EDGEMATCH_TEST_PYTHON").map(PathBuf::from);
+    let works = python
+        .as_ref()
+        .is_some_and(|p| Command::new(p).args(["-c", "import xcover"]).output().is_ok_and(|o| o.status.success()));
+    if works {
+        return python;
+    }
+    assert!(std::env::var_os("CI").is_none(), "CI must set EDGEMATCH_TEST_PYTHON to a Python with xcover");
+    eprintln!("skipped: no EDGEMATCH_TEST_PYTHON with the xcover package");
+    None
+}
+
+#[test]
+fn an_independent_xcc_solver_solves_the_export_and_refutes_the_edit() {
+    let Some(python) = xcover_python() else { return };
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/xcc_solve.py");
+    let dir = scratch("xcover");
+    let planted = generate(&dir, 6, 3, 5, 7);
+    for (source, solvable) in [(planted, true), (unsolvable_edit(&dir), false)] {
+        let file = dir.join("problem.xcc");
+        let output = run(&["encode", "xcc", path(&source), "-o", path(&file)]);
+        assert!(output.status.success(), "{}", text(&output));
+        let answer = Command::new(&python).arg(&script).arg(&file).output().unwrap();
+        assert!(answer.status.success(), "{}", text(&answer));
+        let chosen = String::from_utf8(answer.stdout).unwrap();
+        assert_eq!(chosen.trim() != "UNSAT", solvable, "{chosen}");
+        if !solvable {
+            continue;
+        }
+        // Each chosen option is a placement: the same order as the placement table.
+        let instance = instance_json::read(&source).unwrap().instance;
+        let options: Vec<String> = xcc::xcc(&instance).options.iter().map(|o| o.join(" ")).collect();
+        let (placements, _) = placement_table(&instance);
+        let mut board = Board::empty(instance.grid);
+        for line in chosen.lines() {
+            let k = options.iter().position(|o| o == line).unwrap_or_else(|| panic!("{line} is not an option"));
+            let (cell, placement) = placements[k];
+            assert!(board.cells[cell].replace(placement).is_none(), "cell {cell} covered twice");
+        }
+        assert!(check(&instance, &board).is_solution(), "{}", check(&instance, &board));
+    }
 }
 
 #[test]
