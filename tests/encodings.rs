@@ -325,3 +325,27 @@ fn border_oracle_on_the_470_border_with_the_official_clues() {
     assert_eq!(answer["status"], "infeasible");
     assert_eq!(answer["free_cells"], 196);
 }
+
+#[test]
+fn bad_answers_and_regions_are_refused_with_the_file_line_or_flag_named() {
+    let dir = scratch("bad-input");
+    let instance = generate(&dir, 4, 2, 3, 1);
+    let model = dir.join("answer.out");
+    std::fs::write(&model, "s SATISFIABLE\nv 1 2 x 0\n").unwrap();
+    let output = run(&["decode", "dimacs", path(&instance), path(&model)]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert!(text(&output).contains("answer.out: line 2"), "{}", text(&output));
+    std::fs::write(&model, "s SATISFIABLE\nv 1 2 0\n").unwrap();
+    let output = run(&["decode", "dimacs", path(&instance), path(&model)]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert!(text(&output).contains("both place a piece"), "{}", text(&output));
+
+    let solution = dir.join("planted-4-s1.solution.json");
+    let output = run(&["oracle", "region", path(&instance), path(&solution), "--free", "9,9"]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert!(text(&output).contains("--free 9,9: outside the 4x4 board"), "{}", text(&output));
+    let output = run(&["oracle", "region", path(&instance), path(&solution)]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    let output = run(&["encode", "sizes", "--size", "65"]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+}
