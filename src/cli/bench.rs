@@ -229,7 +229,7 @@ pub(crate) struct ExternalArgs {
     /// shards' files of an array job.
     #[arg(long, num_args = 1.., value_name = "RUNS")]
     merge: Vec<PathBuf>,
-    /// The markdown table to write.
+    /// The markdown table to write (`{shard}` becomes K, as in --runs).
     #[arg(long, default_value = "results/external-puzzles.md")]
     out: PathBuf,
 }
@@ -349,17 +349,19 @@ fn external(args: ExternalArgs) -> Result<ExitCode> {
         Limits { time_limit: Some(args.time_limit), threads: args.workers.unwrap_or_else(cores), ..Limits::default() };
     let provenance = Provenance::current();
     let mut files = args.merge.clone();
+    let mut out = args.out.clone();
     if files.is_empty() {
         let shard = shard_or_slurm(args.shard)?;
         let path = runs::shard_path(&args.runs, shard.0);
         let _ = external::run(&puzzles, &options, &limits, &path, shard, &provenance, &stop()?)?;
         files.push(path);
+        out = runs::shard_path(&args.out, shard.0);
     }
     let mut runs = Vec::new();
     for path in &files {
         runs.append(&mut runs::read_runs::<ExternalRun>(path)?.0);
     }
-    write_out(&args.out, &external::document(&puzzles, &runs, &options, &limits, &provenance))?;
+    write_out(&out, &external::document(&puzzles, &runs, &options, &limits, &provenance))?;
     Ok(unless_interrupted(ExitCode::SUCCESS))
 }
 

@@ -123,7 +123,7 @@ pub(crate) fn run_local(
     };
     let limits = Limits { threads: 1, ..limits };
     println!("solver: {} per cube, {workers} cubes at a time", solver.describe(&limits));
-    let answer = match local::solve(instance, &split, &solver, &limits, workers as usize, stop) {
+    let answer = match local::solve(instance, &split, &solver, &limits, workers as usize, true, stop) {
         Ok(answer) => answer,
         Err(Error::Rejected(why)) => {
             eprintln!("edgematch: {why}; this is a bug");

@@ -49,13 +49,15 @@ pub struct Answer {
 /// Runs every cube of `split` with `solver` within `limits` (per cube; its
 /// threads are the threads of each cube's solve) on `workers` threads, until a
 /// board is verified against `instance` itself, every cube has ended, or `stop`
-/// is raised. A board the checker rejects is an error ([`Error::Rejected`]).
+/// is raised. With `progress`, a line on stderr as each cube ends. A board
+/// the checker rejects is an error ([`Error::Rejected`]).
 pub fn solve(
     instance: &Instance,
     split: &Split,
     solver: &Solver,
     limits: &Limits,
     workers: usize,
+    progress: bool,
     stop: &Stop,
 ) -> Result<Answer, Error> {
     let start = Instant::now();
@@ -94,6 +96,9 @@ pub fn solve(
             }
             let run =
                 CubeRun { status, seconds: t0.elapsed().as_secs_f64(), cpu_seconds: cpu::thread_seconds() - cpu0 };
+            if progress {
+                eprintln!("cube {}/{}: {} in {:.2} s", i + 1, split.cubes.len(), run.status, run.seconds);
+            }
             runs.lock().unwrap_or_else(|e| e.into_inner())[i] = Some(run);
         }
     };
@@ -139,7 +144,7 @@ mod tests {
         let split = super::super::split::split(&instance, "row-scan".parse().unwrap(), 6).unwrap();
         let limits = Limits { threads: 1, ..Limits::default() };
         let solver = Solver::new(SolverKind::Search);
-        let answer = solve(&instance, &split, &solver, &limits, 2, &Stop::new()).unwrap();
+        let answer = solve(&instance, &split, &solver, &limits, 2, false, &Stop::new()).unwrap();
         assert_eq!(answer.status, Status::Solved);
         assert!(check(&instance, answer.board.as_ref().unwrap()).is_solution());
 
@@ -150,7 +155,7 @@ mod tests {
         broken.pieces[inner].0[0] = 200;
         broken.clues.retain(|c| c.placement.piece != inner);
         let split = super::super::split::split(&broken, "row-scan".parse().unwrap(), 6).unwrap();
-        let answer = solve(&broken, &split, &solver, &limits, 2, &Stop::new()).unwrap();
+        let answer = solve(&broken, &split, &solver, &limits, 2, false, &Stop::new()).unwrap();
         assert_eq!(answer.status, Status::Infeasible);
         assert!(answer.runs.iter().all(|r| r.as_ref().unwrap().status == Status::Infeasible));
     }
