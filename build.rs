@@ -7,20 +7,28 @@
 //! 2. `vendor/ortools-9.15.6755/ortools/.libs`, when a previous build unpacked it;
 //! 3. otherwise the PyPI wheel `ortools==9.15.6755`, fetched with
 //!    `python3 -m pip download --no-deps` (the interpreter can be set with
-//!    `EDGEMATCH_PYTHON`), of which only `ortools/.libs/` and `ortools.libs/`
-//!    are unpacked into `vendor/ortools-9.15.6755/`. The layout is kept because
-//!    the libraries find each other through their `$ORIGIN` runpath.
+//!    `EDGEMATCH_PYTHON`), checked against the SHA-256 pinned for its file name
+//!    in `vendor/ortools.sha256` (a wheel whose digest differs, or is not
+//!    pinned, stops the build), of which only `ortools/.libs/` and
+//!    `ortools.libs/` are unpacked into `vendor/ortools-9.15.6755/`. The layout
+//!    is kept because the libraries find each other through their `$ORIGIN`
+//!    runpath.
 
 use std::env;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+#[path = "build/pins.rs"]
+mod pins;
+
 const ORTOOLS_VERSION: &str = "9.15.6755";
 const LIB_FILE: &str = "libortools.so.9";
 const HIGHS_FILE: &str = "libhighs.so.1";
 const LIB_DIR_VAR: &str = "EDGEMATCH_ORTOOLS_LIB_DIR";
 const PYTHON_VAR: &str = "EDGEMATCH_PYTHON";
+/// The pinned digests of downloaded files, relative to the manifest folder.
+const PIN_FILE: &str = "vendor/ortools.sha256";
 
 fn main() {
     if let Err(message) = run() {
@@ -111,7 +119,9 @@ fn ortools_lib_dir(manifest_dir: &Path) -> Result<PathBuf, String> {
     if lib_dir.join(LIB_FILE).is_file() {
         return Ok(lib_dir);
     }
-    fetch_wheel(&root)?;
+    println!("cargo:rerun-if-changed={PIN_FILE}");
+    let pins = pins::read(&manifest_dir.join(PIN_FILE))?;
+    fetch_wheel(&root, &pins)?;
     Ok(lib_dir)
 }
 
@@ -122,7 +132,7 @@ fn absolute(dir: &Path) -> Result<PathBuf, String> {
 /// Downloads the wheel and unpacks its two library folders into `root`,
 /// through a temporary folder renamed at the end so that an interrupted build
 /// never leaves a half-unpacked library behind.
-fn fetch_wheel(root: &Path) -> Result<(), String> {
+fn fetch_wheel(root: &Path, pins: &[pins::Pin]) -> Result<(), String> {
     let vendor = root.parent().expect("root is under vendor/");
     let staging = vendor.join(format!("ortools-{ORTOOLS_VERSION}.tmp{}", std::process::id()));
     let _ = fs::remove_dir_all(&staging);
@@ -131,10 +141,11 @@ fn fetch_wheel(root: &Path) -> Result<(), String> {
     let requirement = format!("ortools=={ORTOOLS_VERSION}");
     println!("cargo:warning=fetching {requirement} with {python} -m pip download (first build only)");
 
-    // First the wheel for this interpreter; if it has none (a newer Python),
-    // the manylinux wheel for CPython 3.11: only its shared libraries are used.
+    // First the manylinux wheel for CPython 3.11, whose digest is pinned (only
+    // its shared libraries are used, so the Python version does not matter);
+    // if pip cannot get it (another platform), the wheel for this interpreter,
+    // which must then be pinned too.
     let attempts: [&[&str]; 2] = [
-        &[],
         &[
             "--only-binary=:all:",
             "--python-version",
@@ -144,6 +155,7 @@ fn fetch_wheel(root: &Path) -> Result<(), String> {
             "--platform",
             "manylinux_2_28_x86_64",
         ],
+        &[],
     ];
     let mut last_error = String::new();
     let mut wheel = None;
@@ -174,6 +186,11 @@ fn fetch_wheel(root: &Path) -> Result<(), String> {
              holding {LIB_FILE} (for example ortools/.libs of a pip-installed ortools)"
         ));
     };
+
+    if let Err(message) = pins::check(&wheel, pins, PIN_FILE) {
+        let _ = fs::remove_dir_all(&staging);
+        return Err(message);
+    }
 
     let unpack = "import sys, zipfile\n\
                   z = zipfile.ZipFile(sys.argv[1])\n\

@@ -148,6 +148,12 @@ impl Solver {
     /// Solves `instance` within `limits` until done or `stop` is raised. The
     /// board in the outcome is the solver's claim: [`verify`] it.
     pub fn solve(&self, instance: &Instance, limits: &Limits, stop: &Stop) -> Result<Outcome, Error> {
+        let mut outcome = self.solve_unchecked(instance, limits, stop)?;
+        crate::fault::inject(self.kind(), &mut outcome);
+        Ok(outcome)
+    }
+
+    fn solve_unchecked(&self, instance: &Instance, limits: &Limits, stop: &Stop) -> Result<Outcome, Error> {
         match self {
             Solver::Cpsat(options) => cpsat::solve(instance, options, limits, stop),
             Solver::Dfs(options) => Ok(dfs::solve(instance, options, limits, stop)),

@@ -3,6 +3,7 @@
 pub mod bridge;
 pub mod model;
 pub mod proto;
+pub mod validate;
 
 use std::time::Instant;
 
@@ -121,20 +122,26 @@ pub fn enumerate(
     Ok((boards, complete))
 }
 
-/// Serializes a model and parameters, solves on a fresh environment that
-/// `stop` stops, and decodes the response.
+/// Checks a model and parameters ([`validate`]), serializes them, solves on a
+/// fresh environment that `stop` stops, and decodes the response. An invalid
+/// model or parameter set is an error, and OR-Tools is not called.
 pub fn solve_proto(
     model: &proto::CpModelProto,
     parameters: &SatParameters,
     stop: &Stop,
 ) -> Result<CpSolverResponse, Error> {
+    // Checked first: the C API aborts the process on some invalid input.
+    validate::model(model)?;
+    validate::parameters(parameters)?;
+    let (model_bytes, parameter_bytes) = (model.encode_to_vec(), parameters.encode_to_vec());
+    validate::sizes(model_bytes.len(), parameter_bytes.len())?;
     let env = SolveEnv::new()?;
     let _hook = stop.on_raise({
         let stopper = env.stopper();
         move || stopper.stop()
     });
     // Only prost-encoded bytes cross the bridge: the C API aborts on bytes it cannot parse.
-    let bytes = env.solve_bytes(&model.encode_to_vec(), &parameters.encode_to_vec())?;
+    let bytes = env.solve_bytes(&model_bytes, &parameter_bytes)?;
     CpSolverResponse::decode(bytes.as_slice()).map_err(|e| Error::Response(e.to_string()))
 }
 

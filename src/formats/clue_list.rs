@@ -32,6 +32,9 @@ pub fn read(path: &Path, instance: &Instance) -> Result<Vec<NamedClue>, Error> {
 pub fn parse(path: &Path, text: &str, instance: &Instance) -> Result<Vec<NamedClue>, Error> {
     let mut clues: Vec<NamedClue> = Vec::new();
     for line in data_lines(path, text) {
+        if clues.len() == instance.grid.cells() {
+            return Err(line.error(format!("more clues than the {} cells of the board", instance.grid.cells())));
+        }
         line.expect_fields(11, "name piece cell y x rot rot_nesw N E S W")?;
         let cell = line.cell(3, 4, instance.grid)?;
         let placement = line.shown_placement(instance, 1, 5, 7)?;

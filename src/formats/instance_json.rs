@@ -108,6 +108,13 @@ pub fn parse(path: &Path, text: &str) -> Result<InstanceFile, Error> {
         pieces.push(Piece(colours));
     }
 
+    if raw.clues.len() > grid.cells() {
+        return Err(field_error(
+            path,
+            "clues",
+            format!("{} clues for a {grid} board, which has {} cells", raw.clues.len(), grid.cells()),
+        ));
+    }
     let mut clues: Vec<Clue> = Vec::with_capacity(raw.clues.len());
     for (i, c) in raw.clues.iter().enumerate() {
         let field = |name: &str| format!("clues[{i}].{name}");

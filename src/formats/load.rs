@@ -74,17 +74,23 @@ pub fn board(source: &Path, instance: &Instance) -> Result<LoadedBoard, Error> {
         _ => read_text(source)?,
     };
     let path = if bucas::sniff(&source.to_string_lossy()) { Path::new("(link)") } else { source };
+    board_from_text(path, &text, instance)
+}
+
+/// Reads a board of any supported format from its text, picking the reader by
+/// content as [`board`] does; `path` is only used in messages.
+pub fn board_from_text(path: &Path, text: &str, instance: &Instance) -> Result<LoadedBoard, Error> {
     let mut name = None;
     let board = if text.trim_start().starts_with('{') {
-        board_json::parse(path, &text)?
-    } else if bucas::sniff(&text) {
-        let link = bucas::first_link(path, &text)?;
+        board_json::parse(path, text)?
+    } else if bucas::sniff(text) {
+        let link = bucas::first_link(path, text)?;
         name.clone_from(&link.name);
         bucas::to_board(path, &link, instance)?
-    } else if board_text::sniff(&text) {
-        board_text::parse(path, &text, instance)?
-    } else if brendan::sniff(&text) {
-        brendan::parse(path, &text, instance)?
+    } else if board_text::sniff(text) {
+        board_text::parse(path, text, instance)?
+    } else if brendan::sniff(text) {
+        brendan::parse(path, text, instance)?
     } else {
         return Err(field_error(
             path,

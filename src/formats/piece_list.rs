@@ -22,7 +22,7 @@ use std::str::FromStr;
 
 use super::{data_lines, field_error, read_text};
 use crate::error::Error;
-use crate::puzzle::{Grid, Instance, Piece};
+use crate::puzzle::{Grid, Instance, MAX_SIDE, Piece};
 
 /// Which side of the reference orientation each of the four columns shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,6 +110,12 @@ pub fn parse(path: &Path, text: &str, columns: Columns, size: Option<Grid>) -> R
             continue;
         }
         line.expect_fields(4, "4 colours")?;
+        if pieces.len() == crate::limits::MAX_CELLS {
+            return Err(line.error(format!(
+                "more than {} pieces, the most a board of at most {MAX_SIDE}×{MAX_SIDE} holds",
+                crate::limits::MAX_CELLS
+            )));
+        }
         pieces.push(columns.piece([line.colour(0)?, line.colour(1)?, line.colour(2)?, line.colour(3)?]));
     }
     let grid = match declared.or(size) {

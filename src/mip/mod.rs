@@ -161,7 +161,10 @@ pub fn solve(instance: &Instance, options: &Options, limits: &Limits, stop: &Sto
         let env = env.clone();
         move || env.stop()
     });
-    let result = env.solve(&model.problem)?;
+    let result = {
+        let _watchdog = limits.time_limit.map(|seconds| Watchdog::start(&env, seconds));
+        env.solve(&model.problem)?
+    };
     let seconds = start.elapsed().as_secs_f64();
     let board = result.has_solution.then(|| {
         let mut board = Board::empty(instance.grid);
@@ -177,7 +180,7 @@ pub fn solve(instance: &Instance, options: &Options, limits: &Limits, stop: &Sto
         _ if result.has_solution && result.objective > max - 0.5 => Status::Solved,
         // Proved optimal below the maximum, or no assignment at all: no solution exists.
         OPTIMAL | INFEASIBLE => Status::Infeasible,
-        INTERRUPTED => Status::Interrupted,
+        INTERRUPTED if stop.is_raised() => Status::Interrupted,
         _ => Status::Unknown,
     };
     let stats = Stats {
@@ -189,4 +192,34 @@ pub fn solve(instance: &Instance, options: &Options, limits: &Limits, stop: &Sto
         dual_bound: result.dual_bound,
     };
     Ok(Outcome { status, board, seconds, stats: solver::Stats::Mip(stats) })
+}
+
+/// A thread that stops HiGHS through its interrupt callbacks half a second after
+/// the time limit, should HiGHS overlook its own limit; dropping it ends the thread.
+struct Watchdog {
+    done: Option<std::sync::mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Watchdog {
+    fn start(env: &MipEnv, seconds: f64) -> Watchdog {
+        let (done, wait) = std::sync::mpsc::channel::<()>();
+        let env = env.clone();
+        let after = std::time::Duration::from_secs_f64(seconds + 0.5);
+        let thread = std::thread::spawn(move || {
+            if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(after) {
+                env.stop();
+            }
+        });
+        Watchdog { done: Some(done), thread: Some(thread) }
+    }
+}
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        drop(self.done.take());
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
 }

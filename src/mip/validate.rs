@@ -94,13 +94,16 @@ mod tests {
         }
     }
 
+    /// An edit that breaks the problem, and what the message must name.
+    type Case = (fn(&mut MipProblem), &'static str);
+
     #[test]
     fn broken_problems_are_refused() {
         problem(&tiny()).unwrap();
-        let cases: [(fn(&mut MipProblem), &str); 9] = [
+        let cases: [Case; 9] = [
             (|p| p.a_index[1] = 1, "a_index[1]"),
             (|p| p.a_index[0] = -1, "a_index[0]"),
-            (|p| p.a_start = vec![0, 2, 1], "a_start[2]"),
+            (|p| p.a_start = vec![0, 3, 2], "a_start[2]"),
             (|p| p.a_start = vec![0, 1, 5], "a_start must run"),
             (|p| p.a_start.pop().map_or((), drop), "a_start has"),
             (|p| p.a_value[0] = f64::NAN, "a_value[0]"),

@@ -1,0 +1,62 @@
+//! Fault injection for the test suite: a solver's board corrupted before the checker sees it.
+//!
+//! Compiled in only with the cargo feature `fault-injection` (the README's test
+//! command turns it on); without it [`inject`] does nothing and the
+//! environment is never read, so a user's build cannot be made to corrupt
+//! anything. With it, `EDGEMATCH_FAULT=corrupt-board:SOLVER` (or
+//! `corrupt-board` for every solver) makes that solver's board name one piece
+//! twice, which the checker must reject: `solve` then exits 3.
+
+use crate::solver::{Outcome, SolverKind};
+
+/// The environment variable read when the feature is on.
+pub const VAR: &str = "EDGEMATCH_FAULT";
+
+/// Corrupts `outcome`'s board if the feature is on and [`VAR`] asks for it for `kind`.
+#[cfg(feature = "fault-injection")]
+pub fn inject(kind: SolverKind, outcome: &mut Outcome) {
+    let Ok(fault) = std::env::var(VAR) else { return };
+    let wanted = match fault.split_once(':') {
+        Some(("corrupt-board", solver)) => solver == kind.name(),
+        None => fault == "corrupt-board",
+        Some(_) => false,
+    };
+    if wanted && let Some(board) = outcome.board.as_mut() {
+        corrupt(board);
+    }
+}
+
+/// Without the feature: nothing.
+#[cfg(not(feature = "fault-injection"))]
+pub fn inject(_kind: SolverKind, _outcome: &mut Outcome) {}
+
+/// Makes a board break a hard rule: the second placed cell gets the first
+/// one's piece (a duplicated piece); a lone piece becomes one that does not exist.
+#[cfg_attr(not(feature = "fault-injection"), allow(dead_code))]
+fn corrupt(board: &mut crate::puzzle::Board) {
+    let mut placed = board.cells.iter().enumerate().filter_map(|(cell, p)| p.map(|p| (cell, p)));
+    match (placed.next(), placed.next()) {
+        (Some((_, first)), Some((second, _))) => board.cells[second] = Some(first),
+        (Some((cell, mut only)), None) => {
+            only.piece = board.cells.len();
+            board.cells[cell] = Some(only);
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::check;
+    use crate::generate::{PlantedSpec, planted};
+
+    #[test]
+    fn a_corrupted_board_fails_the_checker() {
+        let p = planted(&PlantedSpec::square(4, 2, 3, 1)).unwrap();
+        let mut board = p.solution.clone();
+        assert!(check(&p.instance, &board).is_solution());
+        corrupt(&mut board);
+        assert!(!check(&p.instance, &board).is_solution());
+    }
+}
