@@ -36,7 +36,9 @@ pub fn model(proto: &CpModelProto) -> Result<(), Error> {
     for (i, s) in proto.search_strategy.iter().enumerate() {
         let check = || -> Result<(), String> {
             // Any integer variable, or its negation `-v-1` (CP-SAT's variable references).
-            s.variables.iter().try_for_each(|&v| ctx.var(if v < 0 { v.saturating_neg().saturating_sub(1) } else { v }))?;
+            s.variables
+                .iter()
+                .try_for_each(|&v| ctx.var(if v < 0 { v.saturating_neg().saturating_sub(1) } else { v }))?;
             s.exprs.iter().try_for_each(|e| ctx.expr(e))
         };
         check().map_err(|m| invalid(format!("search strategy {i}: {m}")))?;
