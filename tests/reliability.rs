@@ -1,0 +1,454 @@
+//! Reliability tests on the real binary and the library's edges: limits on
+//! input, the bridges' validators, signals, time limits, answers the checker
+//! rejects (fault injection), concurrent bench shards and pinned downloads.
+
+use std::io::{BufRead as _, BufReader, Read as _};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+#[path = "../build/pins.rs"]
+#[allow(dead_code)]
+mod pins;
+
+/// The tests that time the binary run one at a time, so they do not slow each other down.
+static TIMED: Mutex<()> = Mutex::new(());
+
+fn timed() -> std::sync::MutexGuard<'static, ()> {
+    TIMED.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_edgematch"))
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("the binary runs")
+}
+
+fn text(output: &Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr))
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("reliability-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn model(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("models").join(name).to_str().unwrap().to_owned()
+}
+
+/// A planted square board written by `generate`.
+#[cfg_attr(not(feature = "fault-injection"), allow(dead_code))]
+fn generate(dir: &Path, size: usize, frame: u32, interior: u32) -> String {
+    let out = dir.join(format!("planted-{size}.json"));
+    let (s, f, i) = (size.to_string(), frame.to_string(), interior.to_string());
+    let output = run(&[
+        "generate",
+        "--size",
+        &s,
+        "--frame-colours",
+        &f,
+        "--interior-colours",
+        &i,
+        "--seed",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", text(&output));
+    out.to_str().unwrap().to_owned()
+}
+
+/// Exit 2 and a message containing each of `words`.
+fn refused(output: &Output, words: &[&str]) {
+    let all = text(output);
+    assert_eq!(output.status.code(), Some(2), "{all}");
+    for w in words {
+        assert!(all.contains(w), "{all} should say {w}");
+    }
+}
+
+/// Sizes above 64×64, colours above 255, files above the size limit, and more
+/// clues or pieces than a board holds are refused with a message (exit 2).
+#[test]
+fn inputs_beyond_the_limits_are_refused_with_a_message() {
+    let dir = scratch("limits");
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_owned()
+    };
+    let wide = write("wide.json", r#"{"format":"edgematch-instance/1","width":65,"height":1,"pieces":[]}"#);
+    refused(&run(&["solve", &wide]), &["wide.json", "`width`", "65", "1..=64"]);
+    let huge =
+        write("huge.json", r#"{"format":"edgematch-instance/1","width":99999999999,"height":99999999999,"pieces":[]}"#);
+    refused(&run(&["solve", &huge]), &["huge.json", "`width`"]);
+    let colour =
+        write("colour.json", r#"{"format":"edgematch-instance/1","width":1,"height":1,"pieces":[[0,0,0,256]]}"#);
+    refused(&run(&["solve", &colour]), &["colour.json", "pieces[0][3]", "0..=255"]);
+    let listed = write("colour.txt", "1 1\n0 0 0 300\n");
+    refused(&run(&["solve", &listed]), &["colour.txt", "line 2", "0..=255"]);
+    let header = write("size.txt", "100 100\n0 0 0 0\n");
+    refused(&run(&["solve", &header]), &["size.txt", "line 1", "100"]);
+    refused(&run(&["generate", "--size", "65", "--seed", "1", "--out", "x.json"]), &["65"]);
+
+    // A 2×2 board has 4 cells: a fifth clue is refused, naming the line.
+    let instance = write(
+        "two.json",
+        r#"{"format":"edgematch-instance/1","width":2,"height":2,"pieces":[[0,1,1,0],[0,0,1,1],[1,1,0,0],[1,0,0,1]]}"#,
+    );
+    let board = write(
+        "two.board.json",
+        r#"{"format":"edgematch-board/1","width":2,"height":2,"cells":[[[1,0],[2,0]],[[3,0],[4,0]]]}"#,
+    );
+    let four = "a 1 0 0 0 0 0 0 1 1 0\nb 2 1 0 1 0 0 0 0 1 1\nc 3 2 1 0 0 0 1 1 0 0\nd 4 3 1 1 0 0 1 0 0 1\n";
+    let clues = write("four.txt", four);
+    let fine = run(&["verify", &instance, &board, "--clues", &clues]);
+    assert_eq!(fine.status.code(), Some(0), "{}", text(&fine));
+    let clues = write("clues.txt", &format!("{four}e 1 0 0 0 0 0 0 1 1 0\n"));
+    refused(
+        &run(&["verify", &instance, &board, "--clues", &clues]),
+        &["clues.txt", "line 5", "more clues than the 4 cells"],
+    );
+    let many = format!(
+        r#"{{"format":"edgematch-instance/1","width":1,"height":1,"pieces":[[0,0,0,0]],"clues":[{}]}}"#,
+        [r#"{"row":0,"col":0,"piece":1,"rotation":0}"#; 2].join(",")
+    );
+    let many = write("many.json", &many);
+    refused(&run(&["solve", &many]), &["many.json", "`clues`", "2 clues"]);
+    let pieces = write("pieces.txt", &"0 0 0 0\n".repeat(64 * 64 + 1));
+    refused(&run(&["solve", &pieces]), &["pieces.txt", "line 4097", "more than 4096 pieces"]);
+
+    // A file above the limit is refused before it is read (a sparse file: no disk used).
+    let big = dir.join("big.json");
+    std::fs::File::create(&big).unwrap().set_len(edgematch::limits::MAX_FILE_BYTES + 1).unwrap();
+    refused(&run(&["solve", big.to_str().unwrap()]), &["big.json", "larger than 16777216 bytes"]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Broken CP-SAT models and parameters are refused by the Rust-side
+/// validator with an error: OR-Tools is never called with them (it would
+/// abort the test process), and a valid model still solves.
+#[test]
+fn the_cpsat_bridge_refuses_broken_models_instead_of_aborting() {
+    use edgematch::cpsat::proto::constraint_proto::Constraint;
+    use edgematch::cpsat::proto::{
+        ConstraintProto, CpModelProto, CpSolverStatus, IntegerVariableProto, LinearExpressionProto, SatParameters,
+        TableConstraintProto,
+    };
+    use edgematch::cpsat::solve_proto;
+    use edgematch::stop::Stop;
+
+    let var = |lo, hi| IntegerVariableProto { name: "x".into(), domain: vec![lo, hi] };
+    let x = |v| LinearExpressionProto { vars: vec![v], coeffs: vec![1], offset: 0 };
+    let table = |exprs, values| ConstraintProto {
+        constraint: Some(Constraint::Table(TableConstraintProto { exprs, values, ..Default::default() })),
+        ..Default::default()
+    };
+    let good = CpModelProto {
+        variables: vec![var(0, 3), var(0, 3)],
+        constraints: vec![table(vec![x(0), x(1)], vec![1, 2, 3, 0])],
+        ..Default::default()
+    };
+    let params = SatParameters { num_workers: Some(1), max_time_in_seconds: Some(10.0), ..Default::default() };
+    let response = solve_proto(&good, &params, &Stop::new()).unwrap();
+    assert_eq!(CpSolverStatus::try_from(response.status), Ok(CpSolverStatus::Optimal));
+
+    let mut broken = Vec::new();
+    let mut m = good.clone();
+    m.variables[0].domain = vec![];
+    broken.push((m, "variable 0"));
+    let mut m = good.clone();
+    m.variables[1].domain = vec![5, 1];
+    broken.push((m, "variable 1"));
+    let mut m = good.clone();
+    m.constraints[0] = table(vec![x(0), x(9)], vec![1, 2]);
+    broken.push((m, "variable 9"));
+    let mut m = good.clone();
+    m.constraints[0] = table(vec![x(0), x(1)], vec![1, 2, 3]);
+    broken.push((m, "whole number of rows"));
+    let mut m = good.clone();
+    m.constraints.push(ConstraintProto::default());
+    broken.push((m, "constraint 1"));
+    for (model, words) in broken {
+        let message = solve_proto(&model, &params, &Stop::new()).unwrap_err().to_string();
+        assert!(message.contains("refused before calling OR-Tools") && message.contains(words), "{message}");
+    }
+    for bad in [
+        SatParameters { num_workers: Some(10_001), ..params },
+        SatParameters { max_time_in_seconds: Some(-1.0), ..params },
+    ] {
+        assert!(solve_proto(&good, &bad, &Stop::new()).is_err(), "{bad:?}");
+    }
+}
+
+/// A MIP whose arrays do not fit each other is refused before HiGHS reads them.
+#[test]
+fn the_highs_bridge_refuses_broken_problems() {
+    use edgematch::mip::{MipEnv, bridge::MipProblem};
+    let problem = || MipProblem {
+        col_cost: vec![1.0, 1.0],
+        col_lower: vec![0.0, 0.0],
+        col_upper: vec![1.0, 1.0],
+        integrality: vec![1, 1],
+        row_lower: vec![f64::NEG_INFINITY],
+        row_upper: vec![1.0],
+        a_start: vec![0, 1, 2],
+        a_index: vec![0, 0],
+        a_value: vec![1.0, 1.0],
+        time_limit: 10.0,
+        seed: 1,
+        log: false,
+    };
+    let result = MipEnv::new().solve(&problem()).unwrap();
+    assert!(result.has_solution && (result.objective - 1.0).abs() < 1e-9);
+    let mut bad = problem();
+    bad.a_index[1] = 7;
+    let message = MipEnv::new().solve(&bad).err().expect("refused").to_string();
+    assert!(message.contains("refused before calling HiGHS") && message.contains("a_index[1]"), "{message}");
+    let mut bad = problem();
+    bad.a_start = vec![0, 5, 2];
+    assert!(MipEnv::new().solve(&bad).is_err());
+}
+
+/// `--time-limit S` returns within S + 2 s for every solver and the portfolio
+/// on a 16×16 board none of them solves that fast (wall time of the whole
+/// process, model building included).
+#[test]
+fn every_solver_returns_within_its_time_limit() {
+    let _one_at_a_time = timed();
+    let instance = model("planted-16x16-f5i17-s1.json");
+    let limit = 2.0;
+    for solver in ["dfs", "search", "sat", "cpsat", "mip", "auto"] {
+        let start = Instant::now();
+        let output = run(&["solve", "--solver", solver, &instance, "--time-limit", "2"]);
+        let took = start.elapsed().as_secs_f64();
+        let all = text(&output);
+        assert_eq!(output.status.code(), Some(1), "{solver}: {all}");
+        assert!(all.contains("status: unknown"), "{solver}: {all}");
+        assert!(took <= limit + 2.0, "{solver}: --time-limit {limit} returned after {took:.2} s");
+        eprintln!("{solver}: --time-limit {limit}: {took:.2} s");
+    }
+}
+
+/// Starts `solve`, waits until it says its solver runs (the `solver:` line,
+/// printed once Ctrl-C is handled), lets it search for `millis`, sends
+/// SIGINT, and returns its output and how long it took to exit after the signal.
+fn interrupt_after(args: &[&str], millis: u64) -> (Output, Duration) {
+    let mut child = bin().args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut seen = String::new();
+    loop {
+        let mut line = String::new();
+        assert!(stdout.read_line(&mut line).unwrap() > 0, "the solve ended before it started: {seen}");
+        seen.push_str(&line);
+        if line.starts_with("solver: ") {
+            break;
+        }
+    }
+    std::thread::sleep(Duration::from_millis(millis));
+    let start = Instant::now();
+    // SAFETY: kill(2) on our own child's pid.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    stdout.read_to_string(&mut seen).unwrap();
+    let mut output = child.wait_with_output().unwrap();
+    output.stdout = seen.into_bytes();
+    (output, start.elapsed())
+}
+
+/// Ctrl-C stops every solver within two seconds (the MIP in its root LP: within
+/// the grace period of `interrupt`, then the process ends): `solve` prints `interrupted`,
+/// the best verified board when there is one, and exits 130; the `--out` file
+/// is the verified board, whole, and no temporary file is left beside it.
+#[test]
+fn ctrl_c_stops_every_solver_within_two_seconds() {
+    let _one_at_a_time = timed();
+    let dir = scratch("ctrl-c");
+    let instance = model("planted-16x16-f5i26-s2.json");
+    for solver in ["dfs", "search", "sat", "cpsat", "mip", "auto"] {
+        let out = dir.join(format!("{solver}.json"));
+        let args = ["solve", "--solver", solver, &instance, "--time-limit", "600", "--out", out.to_str().unwrap()];
+        let (output, took) = interrupt_after(&args, 700);
+        let all = text(&output);
+        assert_eq!(output.status.code(), Some(130), "{solver}: {all}");
+        if solver == "mip" {
+            // HiGHS does not run its interrupt callbacks inside the MIP's root
+            // LP: the process ends at the end of the grace period instead.
+            assert!(all.contains("interrupted"), "{solver}: {all}");
+            let grace = edgematch::interrupt::GRACE + Duration::from_secs(1);
+            assert!(took <= grace, "{solver}: exited {took:?} after Ctrl-C");
+        } else {
+            assert!(all.contains("status: interrupted"), "{solver}: {all}");
+            assert!(took <= Duration::from_secs(2), "{solver}: exited {took:?} after Ctrl-C");
+        }
+        eprintln!("{solver}: exited {:.2} s after Ctrl-C", took.as_secs_f64());
+        if all.contains("(verified)") {
+            let verify = run(&["verify", &instance, out.to_str().unwrap()]);
+            assert!(text(&verify).contains("verdict:"), "{solver}: {}", text(&verify));
+        } else {
+            assert!(!out.exists(), "{solver}: a board file without a verified board");
+        }
+    }
+    if ["dfs", "search"].iter().any(|s| !dir.join(format!("{s}.json")).exists()) {
+        panic!("the native searches always have a partial board to report");
+    }
+    let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(Result::ok).map(|e| e.file_name()).collect();
+    assert!(leftovers.iter().all(|n| !n.to_string_lossy().ends_with(".tmp")), "{leftovers:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A board corrupted between the solver and the checker (the
+/// `fault-injection` feature) is reported as the checker's rejection, exit 3,
+/// and never printed or written as a solution; one case per solver.
+#[cfg(feature = "fault-injection")]
+#[test]
+fn a_corrupted_board_is_rejected_with_exit_3() {
+    let dir = scratch("fault");
+    let small = generate(&dir, 5, 2, 3);
+    for solver in ["dfs", "search", "sat", "cpsat", "mip", "auto"] {
+        let out = dir.join(format!("{solver}.json"));
+        let output = bin()
+            .args(["solve", "--solver", solver, &small, "--time-limit", "60", "--out", out.to_str().unwrap()])
+            .env(edgematch::fault::VAR, format!("corrupt-board:{solver}"))
+            .output()
+            .unwrap();
+        let all = text(&output);
+        assert_eq!(output.status.code(), Some(3), "{solver}: {all}");
+        assert!(all.contains("failed the checker") && all.contains("is already used at"), "{solver}: {all}");
+        assert!(!all.contains("verdict: solution") && !all.contains("board (piece/rotation"), "{solver}: {all}");
+        assert!(!out.exists(), "{solver}: a rejected board was written");
+        // Without the fault the same solve is verified.
+        let clean = run(&["solve", "--solver", solver, &small, "--time-limit", "60"]);
+        assert_eq!(clean.status.code(), Some(0), "{solver}: {}", text(&clean));
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The cliff bench's jobs: (instance, arm, budget) of each line of a runs file.
+fn run_keys(path: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut keys: Vec<String> = text
+        .lines()
+        .map(|l| {
+            let run: serde_json::Value = serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}"));
+            format!("{} {} {}", run["instance"], run["arm"], run["budget"])
+        })
+        .collect();
+    keys.sort();
+    keys
+}
+
+/// The columns of `bench report`'s table that do not depend on timing:
+/// colours, size, arm, budget and full solves.
+fn table_rows(runs: &Path, dir: &Path, name: &str) -> Vec<String> {
+    let table = dir.join(format!("{name}.md"));
+    let svg = dir.join(format!("{name}.svg"));
+    let output = run(&[
+        "bench",
+        "report",
+        runs.to_str().unwrap(),
+        "--out",
+        table.to_str().unwrap(),
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", text(&output));
+    let table = std::fs::read_to_string(&table).unwrap();
+    table.lines().skip(2).map(|l| l.split('|').take(6).collect::<Vec<_>>().join("|")).collect()
+}
+
+/// Four `bench cliff --shard k/4` processes at once on one runs file, one of
+/// them killed (SIGKILL) in the middle of a run and started again: the merged
+/// file has every job once, and its table is the single-process run's table.
+#[test]
+fn concurrent_shards_lose_and_duplicate_nothing() {
+    let _one_at_a_time = timed();
+    let dir = scratch("shards");
+    let shared = dir.join("runs.jsonl");
+    let single = dir.join("single.jsonl");
+    let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
+    let args = |runs: &Path, shard: &str| -> Vec<String> {
+        [
+            "bench",
+            "cliff",
+            "--sizes",
+            "12",
+            "--colours",
+            "5+17,5+26",
+            "--seeds",
+            "1-4",
+            "--arms",
+            "dfs",
+            "--dfs-budgets",
+            "1",
+            "--models-dir",
+            models.to_str().unwrap(),
+            "--runs",
+            runs.to_str().unwrap(),
+            "--shard",
+            shard,
+        ]
+        .map(str::to_owned)
+        .to_vec()
+    };
+    let spawn =
+        |shard: &str| bin().args(args(&shared, shard)).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut shards: Vec<_> = (1..=4).map(|k| spawn(&format!("{k}/4"))).collect();
+    // Shard 2 is killed once it says its first run has started.
+    let mut stderr = BufReader::new(shards[1].stderr.take().unwrap());
+    let mut seen = String::new();
+    while !seen.contains("dfs 1 s") {
+        let mut line = String::new();
+        assert!(stderr.read_line(&mut line).unwrap() > 0, "shard 2 ended before its first run: {seen}");
+        seen.push_str(&line);
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    shards[1].kill().unwrap();
+    for child in &mut shards {
+        assert!(child.wait().unwrap().code().is_none_or(|c| c == 0));
+    }
+    let before = run_keys(&shared);
+    assert!(before.len() < 8, "shard 2 was killed before finishing: {before:?}");
+    let again = bin().args(args(&shared, "2/4")).output().unwrap();
+    assert!(again.status.success(), "{}", text(&again));
+
+    let single_run = bin().args(args(&single, "1/1")).output().unwrap();
+    assert!(single_run.status.success(), "{}", text(&single_run));
+    let merged = run_keys(&shared);
+    let mut unique = merged.clone();
+    unique.dedup();
+    assert_eq!(merged, unique, "a job ran twice");
+    assert_eq!(merged, run_keys(&single), "the shards lost or added a job");
+    assert_eq!(table_rows(&shared, &dir, "shards"), table_rows(&single, &dir, "single"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The build's digest check: the pinned wheel has a digest, and a file whose
+/// digest differs (or is not pinned) is refused with a message naming the
+/// file and both digests.
+#[test]
+fn a_download_with_another_digest_is_refused() {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let pinned = pins::read(&manifest.join("vendor/ortools.sha256")).unwrap();
+    assert!(pinned.iter().any(|p| p.name.starts_with("ortools-9.15.6755-cp311") && p.name.ends_with(".whl")));
+
+    let dir = scratch("pins");
+    let file = dir.join("ortools-9.15.6755-test.whl");
+    std::fs::write(&file, b"not the wheel").unwrap();
+    let actual = pins::sha256(&file).unwrap();
+    let good = [pins::Pin { digest: actual.clone(), name: "ortools-9.15.6755-test.whl".into() }];
+    pins::check(&file, &good, "pins.txt").unwrap();
+
+    let wrong = "0".repeat(64);
+    let bad = [pins::Pin { digest: wrong.clone(), name: "ortools-9.15.6755-test.whl".into() }];
+    let message = pins::check(&file, &bad, "pins.txt").unwrap_err();
+    assert!(message.contains("ortools-9.15.6755-test.whl") && message.contains(&actual) && message.contains(&wrong));
+    let message = pins::check(&file, &pinned, "pins.txt").unwrap_err();
+    assert!(message.contains("no SHA-256 is pinned") && message.contains(&actual), "{message}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
