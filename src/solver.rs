@@ -168,10 +168,11 @@ impl Solver {
     pub fn describe(&self, limits: &Limits) -> String {
         match self {
             Solver::Cpsat(options) => format!(
-                "cpsat, {} model (OR-Tools {}, {} workers)",
+                "cpsat, {} model (OR-Tools {}, {} workers){}",
                 options.formulation.name(),
                 cpsat::ORTOOLS_VERSION,
-                limits.threads
+                limits.threads,
+                options.variant_suffix()
             ),
             Solver::Dfs(options) => {
                 let mode = if options.complete {
@@ -231,6 +232,7 @@ impl Stats {
                 ("branches", s.branches.to_string()),
                 ("variables", s.variables.to_string()),
                 ("constraints", s.constraints.to_string()),
+                ("hint_cells", s.hint_cells.to_string()),
             ],
             Stats::Dfs(s) => vec![
                 ("nodes", s.nodes.to_string()),

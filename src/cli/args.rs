@@ -45,6 +45,8 @@ pub(crate) enum ModelArg {
     Table,
     /// The structured model: index = 4·piece + rotation, Element into side colours.
     Element,
+    /// Boolean placement and seam-colour literals with linear channelling.
+    Boolean,
 }
 
 impl From<ModelArg> for Formulation {
@@ -52,6 +54,7 @@ impl From<ModelArg> for Formulation {
         match arg {
             ModelArg::Table => Formulation::Table,
             ModelArg::Element => Formulation::Element,
+            ModelArg::Boolean => Formulation::Boolean,
         }
     }
 }

@@ -91,11 +91,27 @@ struct CpsatArgs {
     /// CP-SAT workers (default: the number of cores).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     workers: Option<u32>,
-    /// The formulation: `table` (one Table constraint per cell, the fastest) or
+    /// The formulation: `table` (one Table constraint per cell, the fastest),
     /// `element` (index = 4·piece + rotation channelled by Element constraints
-    /// into side colours). Default: table.
+    /// into side colours) or `boolean` (placement and seam-colour literals
+    /// with linear channelling). Default: table.
     #[arg(long, value_enum)]
     model: Option<ModelArg>,
+    /// A decision strategy in the model: `clues` grows the board breadth-first
+    /// from the clue cells (CP-SAT's fixed-search worker follows it; add
+    /// `--cpsat-param search_branching=fixed` for every worker).
+    #[arg(long, value_parser = ["solver", "clues"])]
+    strategy: Option<String>,
+    /// Run the native search this many seconds first and give CP-SAT its
+    /// deepest board as a solution hint (the seconds count in --time-limit).
+    #[arg(long, value_parser = seconds, value_name = "S")]
+    hint_seconds: Option<f64>,
+    /// A CP-SAT parameter, NAME=VALUE (repeatable): search_branching
+    /// (automatic, fixed, portfolio, lp, pseudo_cost, quick_restart, hint,
+    /// partial_fixed, randomized), linearization_level (0-2), symmetry_level
+    /// (0-4), cp_model_presolve, use_lns (true/false).
+    #[arg(long = "cpsat-param", value_name = "NAME=VALUE")]
+    cpsat_params: Vec<cpsat::tuning::Param>,
     /// Write the CpModelProto here (binary protobuf), before solving.
     #[arg(long)]
     dump_model: Option<PathBuf>,
@@ -129,6 +145,9 @@ impl CpsatArgs {
             ("--workers", self.workers.is_some()),
             ("--model", self.model.is_some()),
             ("--dump-model", self.dump_model.is_some()),
+            ("--strategy", self.strategy.is_some()),
+            ("--hint-seconds", self.hint_seconds.is_some()),
+            ("--cpsat-param", !self.cpsat_params.is_empty()),
         ]
         .into_iter()
         .filter_map(|(name, given)| given.then_some(name))
@@ -172,7 +191,17 @@ impl SolveArgs {
             SolverKind::Cpsat => {
                 limits.threads = self.cpsat.workers.unwrap_or_else(cores);
                 let formulation = self.cpsat.model.unwrap_or(ModelArg::Table).into();
-                Solver::Cpsat(cpsat::Options { log: self.log, formulation })
+                let strategy = match self.cpsat.strategy.as_deref() {
+                    Some("clues") => cpsat::tuning::Strategy::Clues,
+                    _ => cpsat::tuning::Strategy::Solver,
+                };
+                Solver::Cpsat(cpsat::Options {
+                    log: self.log,
+                    formulation,
+                    strategy,
+                    hint_seconds: self.cpsat.hint_seconds,
+                    params: self.cpsat.cpsat_params.clone(),
+                })
             }
             SolverKind::Dfs => Solver::Dfs(dfs::Options {
                 restart_nodes: self.dfs.restart_nodes.unwrap_or(dfs::Options::default().restart_nodes),

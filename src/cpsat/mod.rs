@@ -1,8 +1,10 @@
 //! The CP-SAT solver: parameters, the solve through the bridge, and decoding the response into a board.
 
+pub mod boolean;
 pub mod bridge;
 pub mod model;
 pub mod proto;
+pub mod tuning;
 pub mod validate;
 
 use std::time::Instant;
@@ -26,6 +28,29 @@ pub struct Options {
     pub log: bool,
     /// Which model to build.
     pub formulation: model::Formulation,
+    /// The decision strategy the model carries.
+    pub strategy: tuning::Strategy,
+    /// Run the native search (one thread) this many seconds first and hint
+    /// CP-SAT with its deepest board; the seconds count in the time limit.
+    pub hint_seconds: Option<f64>,
+    /// Named parameters set on top of the defaults.
+    pub params: Vec<tuning::Param>,
+}
+
+impl Options {
+    /// What differs from the plain model, for messages and records: `, strategy
+    /// clues, hint 2 s, search_branching=fixed`; empty when nothing does.
+    pub fn variant_suffix(&self) -> String {
+        let mut parts = Vec::new();
+        if self.strategy != tuning::Strategy::Solver {
+            parts.push(format!("strategy {}", self.strategy.name()));
+        }
+        if let Some(s) = self.hint_seconds {
+            parts.push(format!("hint {s} s"));
+        }
+        parts.extend(self.params.iter().map(ToString::to_string));
+        parts.iter().map(|p| format!(", {p}")).collect()
+    }
 }
 
 /// What CP-SAT's response counted.
@@ -43,6 +68,10 @@ pub struct Stats {
     pub constraints: usize,
     /// Workers it ran (`num_workers`; 0 when CP-SAT chose).
     pub workers: u32,
+    /// Cells the solution hint gave (0: no hint).
+    pub hint_cells: usize,
+    /// Seconds the native search ran to make the hint.
+    pub hint_seconds: f64,
 }
 
 /// The `SatParameters` for these options and limits.
@@ -63,8 +92,34 @@ pub fn parameters(options: &Options, limits: &Limits) -> Result<SatParameters, E
 /// claim: check it before trusting it.
 pub fn solve(instance: &Instance, options: &Options, limits: &Limits, stop: &Stop) -> Result<Outcome, Error> {
     let start = Instant::now();
-    let model = model::build(instance, options.formulation);
-    let response = solve_proto(&model.proto, &parameters(options, limits)?, stop)?;
+    let mut model = model::build(instance, options.formulation);
+    if options.strategy == tuning::Strategy::Clues {
+        model.proto.search_strategy.push(tuning::clue_strategy(instance, &model));
+    }
+    let mut hint_cells = 0;
+    let mut parameters = parameters(options, limits)?;
+    if let Some(seconds) = options.hint_seconds {
+        let budget = limits.time_limit.map_or(seconds, |t| seconds.min(t));
+        let search_options = crate::search::Options {
+            time_limit: Some(budget),
+            threads: 1,
+            seed: limits.seed,
+            ..crate::search::Options::default()
+        };
+        let answer = crate::search::solve(instance, &search_options, stop.flag());
+        if let Some(board) = &answer.board {
+            model.proto.solution_hint = Some(tuning::hint(instance, &model, board));
+            hint_cells = board.placed();
+        }
+        if let Some(t) = limits.time_limit {
+            parameters.max_time_in_seconds = Some((t - start.elapsed().as_secs_f64()).max(0.01));
+        }
+    }
+    let hint_seconds = start.elapsed().as_secs_f64();
+    for param in &options.params {
+        param.apply(&mut parameters);
+    }
+    let response = solve_proto(&model.proto, &parameters, stop)?;
     let seconds = start.elapsed().as_secs_f64();
     let status = CpSolverStatus::try_from(response.status)
         .map_err(|_| Error::Response(format!("unknown status {}", response.status)))?;
@@ -88,6 +143,8 @@ pub fn solve(instance: &Instance, options: &Options, limits: &Limits, stop: &Sto
         variables: model.proto.variables.len(),
         constraints: model.proto.constraints.len(),
         workers: limits.threads,
+        hint_cells,
+        hint_seconds: if options.hint_seconds.is_some() { hint_seconds } else { 0.0 },
     };
     Ok(Outcome { status, board, seconds, stats: solver::Stats::Cpsat(stats) })
 }

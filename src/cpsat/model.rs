@@ -24,7 +24,9 @@
 //! rim sides. The table propagates the four sides together, where four
 //! Elements propagate each side alone.
 //!
-//! Neither has an objective: this is a decision problem.
+//! A third, the Boolean placement model, is in [`super::boolean`].
+//!
+//! None has an objective: this is a decision problem.
 
 use super::proto::{
     AllDifferentConstraintProto, ConstraintProto, CpModelProto, ElementConstraintProto, IntegerVariableProto,
@@ -40,6 +42,8 @@ pub enum Formulation {
     /// One Table constraint per cell over piece, rotation and join colours.
     #[default]
     Table,
+    /// Boolean placement and seam-colour literals ([`super::boolean`]).
+    Boolean,
 }
 
 impl Formulation {
@@ -48,6 +52,7 @@ impl Formulation {
         match self {
             Formulation::Element => "element",
             Formulation::Table => "table",
+            Formulation::Boolean => "boolean",
         }
     }
 }
@@ -68,25 +73,63 @@ pub struct Model {
     pub proto: CpModelProto,
     /// Variables by cell, row-major.
     pub cells: Vec<CellVars>,
+    /// The other variables, with how a board determines each (for solution hints).
+    pub derived: Vec<(i32, Derived)>,
+}
+
+/// How a (partial) board determines a variable other than a cell's piece and rotation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Derived {
+    /// The colour the cell's piece shows on this side.
+    Colour(usize, Side),
+    /// `4·piece + rotation` of the cell.
+    Index(usize),
+    /// 1 if the cell holds this placement, else 0.
+    Holds(usize, crate::puzzle::Placement),
+    /// 1 if the cell shows this colour on this side, else 0.
+    Shows(usize, Side, u8),
+}
+
+impl Derived {
+    /// The value `board` gives the variable, if the cell it reads is placed.
+    pub fn value(self, instance: &Instance, board: &crate::puzzle::Board) -> Option<i64> {
+        let shown = |cell: usize, side: Side| board.colour(instance, cell, side);
+        match self {
+            Derived::Colour(cell, side) => shown(cell, side).map(i64::from),
+            Derived::Index(cell) => board.cells[cell].map(|p| 4 * p.piece as i64 + i64::from(p.rotation.turns())),
+            Derived::Holds(cell, placement) => board.cells[cell].map(|p| i64::from(p == placement)),
+            Derived::Shows(cell, side, colour) => shown(cell, side).map(|c| i64::from(c == colour)),
+        }
+    }
 }
 
 /// Appends variables and constraints to a `CpModelProto`.
-struct Builder {
+pub(super) struct Builder {
     proto: CpModelProto,
 }
 
 impl Builder {
-    fn var(&mut self, name: String, domain: Vec<i64>) -> i32 {
+    /// Starts from `proto` (its name set).
+    pub(super) fn new(proto: CpModelProto) -> Builder {
+        Builder { proto }
+    }
+
+    /// The model built.
+    pub(super) fn finish(self) -> CpModelProto {
+        self.proto
+    }
+
+    pub(super) fn var(&mut self, name: String, domain: Vec<i64>) -> i32 {
         self.proto.variables.push(IntegerVariableProto { name, domain });
         (self.proto.variables.len() - 1) as i32
     }
 
-    fn add(&mut self, constraint: Constraint) {
+    pub(super) fn add(&mut self, constraint: Constraint) {
         self.proto.constraints.push(ConstraintProto { constraint: Some(constraint), ..Default::default() });
     }
 
     /// `sum(coeffs[i] * vars[i]) == rhs`.
-    fn linear_eq(&mut self, vars: Vec<i32>, coeffs: Vec<i64>, rhs: i64) {
+    pub(super) fn linear_eq(&mut self, vars: Vec<i32>, coeffs: Vec<i64>, rhs: i64) {
         self.add(Constraint::Linear(LinearConstraintProto { vars, coeffs, domain: vec![rhs, rhs] }));
     }
 }
@@ -116,6 +159,7 @@ pub fn build(instance: &Instance, formulation: Formulation) -> Model {
     match formulation {
         Formulation::Element => structured(instance),
         Formulation::Table => table(instance),
+        Formulation::Boolean => super::boolean::boolean(instance),
     }
 }
 
@@ -152,17 +196,20 @@ pub fn structured(instance: &Instance) -> Model {
     });
 
     let mut cells = Vec::with_capacity(grid.cells());
+    let mut derived = Vec::new();
     let mut side_vars = Vec::with_capacity(grid.cells());
     for cell in 0..grid.cells() {
         let (row, col) = grid.row_col(cell);
         let indices = cell_indices(instance, cell);
         let CellVars { piece, rotation } = piece_and_rotation(&mut b, &indices, row, col);
         let index = b.var(format!("index_{row}_{col}"), domain_of(&indices));
+        derived.push((index, Derived::Index(cell)));
         b.linear_eq(vec![index, piece, rotation], vec![1, -4, -1], 0);
         let sides = Side::ALL.map(|s| {
             let domain = if grid.is_rim_side(cell, s) { vec![0, 0] } else { vec![1, max_colour] };
             b.var(format!("side_{row}_{col}_{s}"), domain)
         });
+        derived.extend(Side::ALL.map(|s| (sides[s.index()], Derived::Colour(cell, s))));
         for s in 0..4 {
             b.add(Constraint::Element(ElementConstraintProto {
                 linear_index: Some(var_expr(index)),
@@ -184,7 +231,7 @@ pub fn structured(instance: &Instance) -> Model {
     b.add(Constraint::AllDiff(AllDifferentConstraintProto {
         exprs: cells.iter().map(|c| var_expr(c.piece)).collect(),
     }));
-    Model { proto: b.proto, cells }
+    Model { proto: b.proto, cells, derived }
 }
 
 /// The table formulation.
@@ -195,9 +242,11 @@ pub fn table(instance: &Instance) -> Model {
 
     // One colour variable per inner join, indexed like `grid.joins()`.
     let mut join_var = vec![[-1i32; 4]; grid.cells()];
+    let mut derived = Vec::new();
     for (cell, side) in grid.joins() {
         let (row, col) = grid.row_col(cell);
         let var = b.var(format!("join_{row}_{col}_{side}"), vec![1, max_colour]);
+        derived.push((var, Derived::Colour(cell, side)));
         let other = grid.neighbour(cell, side).expect("inner join");
         join_var[cell][side.index()] = var;
         join_var[other][side.opposite().index()] = var;
@@ -223,7 +272,7 @@ pub fn table(instance: &Instance) -> Model {
     b.add(Constraint::AllDiff(AllDifferentConstraintProto {
         exprs: cells.iter().map(|c| var_expr(c.piece)).collect(),
     }));
-    Model { proto: b.proto, cells }
+    Model { proto: b.proto, cells, derived }
 }
 
 #[cfg(test)]
