@@ -9,6 +9,7 @@ pub mod reference;
 pub mod report;
 pub mod runs;
 pub mod spine;
+pub mod variants;
 
 pub use dfs_speed::dfs_speed;
 pub use records::Provenance;

@@ -128,7 +128,7 @@ fn load(config: &ReachConfig, job: &Job) -> Result<(Instance, String, usize, u64
 fn threads(arm: BenchArm, cores: u32) -> u32 {
     match arm {
         BenchArm::Solver(SolverKind::Cpsat | SolverKind::Auto) => cores,
-        BenchArm::PythonElement => cores,
+        BenchArm::PythonElement | BenchArm::Cpsat(_) => cores,
         _ => 1,
     }
 }
@@ -145,10 +145,8 @@ struct Answer {
 /// Runs one arm on one instance; its board is verified.
 fn run_arm(arm: BenchArm, instance: &Instance, limits: &Limits, stop: &Stop) -> Result<Answer, Error> {
     match arm {
-        BenchArm::Solver(kind) => {
-            let (outcome, verified) = solver::solve_verified(&Solver::new(kind), instance, limits, stop)?;
-            Ok(Answer { status: outcome.status, verified, seconds: outcome.seconds, nodes: outcome.stats.nodes() })
-        }
+        BenchArm::Solver(kind) => run_solver(&Solver::new(kind), instance, limits, stop),
+        BenchArm::Cpsat(variant) => run_solver(&Solver::Cpsat(variant.options()), instance, limits, stop),
         BenchArm::PythonElement | BenchArm::MinizincGecode => {
             let tool =
                 if arm == BenchArm::PythonElement { Reference::PythonElement } else { Reference::MinizincGecode };
@@ -160,12 +158,18 @@ fn run_arm(arm: BenchArm, instance: &Instance, limits: &Limits, stop: &Stop) -> 
     }
 }
 
+/// Runs one of edgematch's solvers; its board is verified.
+fn run_solver(solver: &Solver, instance: &Instance, limits: &Limits, stop: &Stop) -> Result<Answer, Error> {
+    let (outcome, verified) = solver::solve_verified(solver, instance, limits, stop)?;
+    Ok(Answer { status: outcome.status, verified, seconds: outcome.seconds, nodes: outcome.stats.nodes() })
+}
+
 /// Why an arm cannot run here, if it cannot (a reference tool that is not installed).
 pub fn unavailable(arm: BenchArm) -> Option<String> {
     match arm {
         BenchArm::PythonElement => reference::available(Reference::PythonElement).err(),
         BenchArm::MinizincGecode => reference::available(Reference::MinizincGecode).err(),
-        BenchArm::Solver(_) => None,
+        BenchArm::Solver(_) | BenchArm::Cpsat(_) => None,
     }
 }
 

@@ -65,6 +65,8 @@ pub enum BenchArm {
     PythonElement,
     /// MiniZinc with Gecode on a plain table model.
     MinizincGecode,
+    /// CP-SAT in one of the measured variants.
+    Cpsat(super::variants::CpsatVariant),
 }
 
 impl BenchArm {
@@ -74,6 +76,7 @@ impl BenchArm {
             BenchArm::Solver(kind) => kind.name(),
             BenchArm::PythonElement => "python-element",
             BenchArm::MinizincGecode => "minizinc-gecode",
+            BenchArm::Cpsat(variant) => variant.name(),
         }
     }
 }
@@ -90,9 +93,16 @@ impl std::str::FromStr for BenchArm {
         match s {
             "python-element" => Ok(BenchArm::PythonElement),
             "minizinc-gecode" => Ok(BenchArm::MinizincGecode),
-            _ => <SolverKind as clap::ValueEnum>::from_str(s, false)
-                .map(BenchArm::Solver)
-                .map_err(|_| format!("{s:?} is not a solver or a reference (python-element, minizinc-gecode)")),
+            _ => match super::variants::CpsatVariant::from_name(s) {
+                Some(variant) => Ok(BenchArm::Cpsat(variant)),
+                None => <SolverKind as clap::ValueEnum>::from_str(s, false).map(BenchArm::Solver).map_err(|_| {
+                    let variants: Vec<&str> = super::variants::CpsatVariant::ALL.iter().map(|v| v.name()).collect();
+                    format!(
+                        "{s:?} is not a solver, a reference (python-element, minizinc-gecode) or a CP-SAT variant ({})",
+                        variants.join(", ")
+                    )
+                }),
+            },
         }
     }
 }
