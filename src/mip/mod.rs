@@ -12,7 +12,8 @@ pub mod bridge;
 pub mod validate;
 
 use std::collections::BTreeMap;
-use std::time::Instant;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 pub use self::bridge::MipEnv;
 use self::bridge::MipProblem;
@@ -161,14 +162,27 @@ pub fn solve(instance: &Instance, options: &Options, limits: &Limits, stop: &Sto
         let env = env.clone();
         move || env.stop()
     });
+    let (columns, rows, nonzeros) =
+        (model.problem.col_cost.len(), model.problem.row_lower.len(), model.problem.a_index.len());
+    let Model { mut problem, placements } = model;
+    // HiGHS counts its limit from its own start: give it what building left.
+    let deadline = limits.time_limit.map(|t| start + Duration::from_secs_f64(t));
+    if let Some(deadline) = deadline {
+        problem.time_limit = deadline.saturating_duration_since(Instant::now()).as_secs_f64().max(0.01);
+    }
     let result = {
-        let _watchdog = limits.time_limit.map(|seconds| Watchdog::start(&env, seconds));
-        env.solve(&model.problem)?
+        let _watchdog = deadline.map(|d| Watchdog::start(&env, d + Duration::from_millis(500)));
+        solve_or_abandon(&env, problem, stop, deadline)?
     };
     let seconds = start.elapsed().as_secs_f64();
+    let Some(result) = result else {
+        let status = if stop.is_raised() { Status::Interrupted } else { Status::Unknown };
+        let stats = Stats { columns, rows, nonzeros, model_status: INTERRUPTED, objective: None, dual_bound: f64::NAN };
+        return Ok(Outcome { status, board: None, seconds, stats: solver::Stats::Mip(stats) });
+    };
     let board = result.has_solution.then(|| {
         let mut board = Board::empty(instance.grid);
-        for (col, &(cell, p)) in model.placements.iter().enumerate() {
+        for (col, &(cell, p)) in placements.iter().enumerate() {
             if result.col_value[col] > 0.5 {
                 board.cells[cell] = Some(p);
             }
@@ -184,9 +198,9 @@ pub fn solve(instance: &Instance, options: &Options, limits: &Limits, stop: &Sto
         _ => Status::Unknown,
     };
     let stats = Stats {
-        columns: model.problem.col_cost.len(),
-        rows: model.problem.row_lower.len(),
-        nonzeros: model.problem.a_index.len(),
+        columns,
+        rows,
+        nonzeros,
         model_status: result.model_status,
         objective: result.has_solution.then_some(result.objective),
         dual_bound: result.dual_bound,
@@ -194,20 +208,64 @@ pub fn solve(instance: &Instance, options: &Options, limits: &Limits, stop: &Sto
     Ok(Outcome { status, board, seconds, stats: solver::Stats::Mip(stats) })
 }
 
-/// A thread that stops HiGHS through its interrupt callbacks half a second after
-/// the time limit, should HiGHS overlook its own limit; dropping it ends the thread.
+/// How long HiGHS may take to return after a stop or its deadline before it is abandoned.
+pub const ABANDON_AFTER: Duration = Duration::from_secs(1);
+
+/// Runs HiGHS on its own thread and waits for it. Returns `None` when HiGHS
+/// did not return within [`ABANDON_AFTER`] of `stop` being raised or of the
+/// deadline: HiGHS runs no interrupt callback inside the MIP's root LP (minutes
+/// on a 16×16 board) and may overrun its own limit there, so it is then left to
+/// finish on its thread (its own time limit ends it; a stopped process ends it
+/// sooner) while the caller gets its answer on time.
+fn solve_or_abandon(
+    env: &MipEnv,
+    problem: MipProblem,
+    stop: &Stop,
+    deadline: Option<Instant>,
+) -> Result<Option<bridge::MipResult>, Error> {
+    let (tx, rx) = mpsc::channel();
+    let solver_env = env.clone();
+    let _detached = std::thread::Builder::new()
+        .name("highs".to_owned())
+        .spawn(move || {
+            let result = solver_env.solve(&problem);
+            let _ = tx.send(result);
+        })
+        .map_err(|e| Error::Bridge(format!("cannot start the HiGHS thread: {e}")))?;
+    let mut stopped_at: Option<Instant> = None;
+    loop {
+        match rx.recv_timeout(Duration::from_millis(50)) {
+            Ok(result) => return result.map(Some),
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(Error::Bridge("the HiGHS thread ended without an answer".to_owned()));
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                let now = Instant::now();
+                let stopped = stop.is_raised() && now - *stopped_at.get_or_insert(now) >= ABANDON_AFTER;
+                if stopped || deadline.is_some_and(|d| now >= d + ABANDON_AFTER) {
+                    env.stop();
+                    return Ok(None);
+                }
+            }
+        }
+    }
+}
+
+/// A thread that stops HiGHS through its interrupt callbacks at an instant (half a
+/// second after the deadline), should HiGHS overlook its own limit in branch and
+/// bound; dropping it ends the thread.
 struct Watchdog {
-    done: Option<std::sync::mpsc::Sender<()>>,
+    done: Option<mpsc::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Watchdog {
-    fn start(env: &MipEnv, seconds: f64) -> Watchdog {
-        let (done, wait) = std::sync::mpsc::channel::<()>();
+    fn start(env: &MipEnv, at: Instant) -> Watchdog {
+        let (done, wait) = mpsc::channel::<()>();
         let env = env.clone();
-        let after = std::time::Duration::from_secs_f64(seconds + 0.5);
+        let after = at.saturating_duration_since(Instant::now());
         let thread = std::thread::spawn(move || {
-            if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(after) {
+            if let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(after) {
                 env.stop();
             }
         });
