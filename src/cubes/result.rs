@@ -157,3 +157,44 @@ pub fn host_name() -> String {
         .filter(|h| !h.is_empty())
         .unwrap_or_else(|| "unknown".to_owned())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{PlantedSpec, planted};
+    use crate::puzzle::{Placement, Rotation};
+
+    #[test]
+    fn a_result_reads_back_as_written_and_a_solved_one_needs_its_board() {
+        let planted = planted(&PlantedSpec::square(4, 2, 3, 2)).unwrap();
+        let fixed = vec![Clue { cell: 0, placement: Placement { piece: 3, rotation: Rotation::ALL[1] } }];
+        let mut result = CubeResult {
+            cube: 2,
+            cubes: 5,
+            instance_sha256: "ab".repeat(32),
+            fixed: fixed.clone(),
+            status: Status::Solved,
+            seconds: 1.5,
+            cpu_seconds: 1.25,
+            solver: "search \"x\"".into(),
+            host: "node1".into(),
+            board: Some(planted.solution.clone()),
+        };
+        let dir = std::env::temp_dir().join(format!("edgematch-cube-result-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = result_path(&dir.join("cube-0002.json"));
+        assert!(path.ends_with("cube-0002.result.json"));
+        write(&path, &planted.instance, &result).unwrap();
+        assert_eq!(read(&path, &planted.instance).unwrap(), result);
+        result.status = Status::Infeasible;
+        result.board = None;
+        write(&path, &planted.instance, &result).unwrap();
+        let back = read(&path, &planted.instance).unwrap();
+        assert!(back.is_final() && back.board.is_none());
+        let text = std::fs::read_to_string(&path).unwrap().replace("\"infeasible\"", "\"solved\"");
+        std::fs::write(&path, text).unwrap();
+        let error = read(&path, &planted.instance).unwrap_err().to_string();
+        assert!(error.contains("board") && error.contains("cube-0002.result.json"), "{error}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
