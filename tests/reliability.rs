@@ -124,6 +124,18 @@ fn inputs_beyond_the_limits_are_refused_with_a_message() {
     let pieces = write("pieces.txt", &"0 0 0 0\n".repeat(64 * 64 + 1));
     refused(&run(&["solve", &pieces]), &["pieces.txt", "line 4097", "more than 4096 pieces"]);
 
+    // The 64×64 models (CP-SAT's three formulations, the MIP) are refused before they are built.
+    let out = dir.join("planted-64.json");
+    let output = run(&["generate", "--size", "64", "--seed", "1", "--out", out.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", text(&output));
+    let big = out.to_str().unwrap();
+    for model in ["table", "element", "boolean"] {
+        let start = Instant::now();
+        refused(&run(&["solve", big, "--solver", "cpsat", "--model", model]), &["64x64", "constants", "more than"]);
+        assert!(start.elapsed() < Duration::from_secs(10), "{model}: {:?}", start.elapsed());
+    }
+    refused(&run(&["solve", big, "--solver", "mip"]), &["64x64", "placement columns"]);
+
     // A file above the limit is refused before it is read (a sparse file: no disk used).
     let big = dir.join("big.json");
     std::fs::File::create(&big).unwrap().set_len(edgematch::limits::MAX_FILE_BYTES + 1).unwrap();

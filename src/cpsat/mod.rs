@@ -92,6 +92,7 @@ pub fn parameters(options: &Options, limits: &Limits) -> Result<SatParameters, E
 /// claim: check it before trusting it.
 pub fn solve(instance: &Instance, options: &Options, limits: &Limits, stop: &Stop) -> Result<Outcome, Error> {
     let start = Instant::now();
+    validate::model_size(instance, options.formulation)?;
     let mut model = model::build(instance, options.formulation);
     if options.strategy == tuning::Strategy::Clues {
         model.proto.search_strategy.push(tuning::clue_strategy(instance, &model));
@@ -159,6 +160,7 @@ pub fn enumerate(
     cap: u32,
     stop: &Stop,
 ) -> Result<(Vec<Board>, bool), Error> {
+    validate::model_size(instance, options.formulation)?;
     let model = model::build(instance, options.formulation);
     let parameters = SatParameters {
         num_workers: Some(1),

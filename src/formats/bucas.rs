@@ -121,7 +121,7 @@ pub fn parse(path: &Path, link: &str) -> Result<Link, Error> {
                     format!(
                         "expected {} digits (3 per cell), found {:?}…",
                         3 * grid.cells(),
-                        &digits[..digits.len().min(12)]
+                        digits.chars().take(12).collect::<String>()
                     ),
                 ));
             }
@@ -249,6 +249,18 @@ pub fn can_write(instance: &Instance) -> bool {
 mod tests {
     use super::*;
     use crate::puzzle::Piece;
+
+    /// Found by `cargo fuzz` (target bucas): the message quoted the first 12
+    /// bytes of `board_pieces`, which cut a two-byte character in half and panicked.
+    #[test]
+    fn a_multibyte_character_in_board_pieces_is_an_error_not_a_panic() {
+        let link = "https://ee=ial&board_w=2&board_h=1&board_edges=ab\u{a0}&board_pieces=0130160040r\u{b3}dges";
+        let message = parse(Path::new("l"), link).unwrap_err().to_string();
+        assert!(message.contains("board_edges") || message.contains("board_pieces"), "{message}");
+        let link = "https://x#board_w=1&board_h=1&board_edges=aaaa&board_pieces=0013016004r\u{b3}d";
+        let message = parse(Path::new("l"), link).unwrap_err().to_string();
+        assert!(message.contains("board_pieces") && message.contains("0013016004r\u{b3}"), "{message}");
+    }
 
     fn two_by_one() -> Instance {
         Instance {

@@ -56,6 +56,7 @@ pub struct Model {
 
 /// Builds the placement MIP of `instance`.
 pub fn build(instance: &Instance, options: &Options, limits: &Limits) -> Result<Model, Error> {
+    validate::size(instance)?;
     let grid = instance.grid;
     let mut placements = Vec::new();
     // (cell, side, colour) -> placement columns showing that colour there.

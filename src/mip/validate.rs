@@ -9,6 +9,25 @@
 
 use super::bridge::MipProblem;
 use crate::error::Error;
+use crate::puzzle::Instance;
+
+/// The most placement columns the MIP is built with: about 1.8 GB with HiGHS
+/// at the 16×16 board's 1.8 KB per column (273 MB for 152,901 placements),
+/// so boards up to about 26×26. Larger boards are refused before building.
+pub const MAX_PLACEMENTS: u64 = 1_000_000;
+
+/// Refuses, before it is built, a MIP with more than [`MAX_PLACEMENTS`] placement columns.
+pub fn size(instance: &Instance) -> Result<(), Error> {
+    let placements: u64 = crate::limits::placements_per_cell(instance).iter().sum();
+    if placements > MAX_PLACEMENTS {
+        return Err(Error::Options(format!(
+            "the MIP of this {} board would have {placements} placement columns, more than the {MAX_PLACEMENTS} \
+             edgematch builds; use --solver search, sat or dfs",
+            instance.grid
+        )));
+    }
+    Ok(())
+}
 
 /// Checks a problem; the error names the first array entry at fault.
 pub fn problem(p: &MipProblem) -> Result<(), Error> {
