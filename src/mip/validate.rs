@@ -13,7 +13,7 @@ use crate::puzzle::Instance;
 
 /// The most placement columns the MIP is built with: about 1.8 GB with HiGHS
 /// at the 16×16 board's 1.8 KB per column (273 MB for 152,901 placements),
-/// so boards up to about 26×26. Larger boards are refused before building.
+/// so planted boards up to 24×24. Larger boards are refused before building.
 pub const MAX_PLACEMENTS: u64 = 1_000_000;
 
 /// Refuses, before it is built, a MIP with more than [`MAX_PLACEMENTS`] placement columns.
