@@ -309,31 +309,49 @@ fn ctrl_c_stops_every_solver_within_two_seconds() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// A board corrupted between the solver and the checker (the
-/// `fault-injection` feature) is reported as the checker's rejection, exit 3,
-/// and never printed or written as a solution; one case per solver.
+/// A board corrupted between `solver` and the checker (the `fault-injection`
+/// feature) is reported as the checker's rejection, exit 3, and never printed
+/// or written as a solution; without the fault the same solve is verified.
 #[cfg(feature = "fault-injection")]
-#[test]
-fn a_corrupted_board_is_rejected_with_exit_3() {
-    let dir = scratch("fault");
+fn a_corrupted_board_is_rejected_with_exit_3(solver: &str) {
+    let dir = scratch(&format!("fault-{solver}"));
     let small = generate(&dir, 5, 2, 3);
-    for solver in ["dfs", "search", "sat", "cpsat", "mip", "auto"] {
-        let out = dir.join(format!("{solver}.json"));
-        let output = bin()
-            .args(["solve", "--solver", solver, &small, "--time-limit", "60", "--out", out.to_str().unwrap()])
-            .env(edgematch::fault::VAR, format!("corrupt-board:{solver}"))
-            .output()
-            .unwrap();
-        let all = text(&output);
-        assert_eq!(output.status.code(), Some(3), "{solver}: {all}");
-        assert!(all.contains("failed the checker") && all.contains("is already used at"), "{solver}: {all}");
-        assert!(!all.contains("verdict: solution") && !all.contains("board (piece/rotation"), "{solver}: {all}");
-        assert!(!out.exists(), "{solver}: a rejected board was written");
-        // Without the fault the same solve is verified.
-        let clean = run(&["solve", "--solver", solver, &small, "--time-limit", "60"]);
-        assert_eq!(clean.status.code(), Some(0), "{solver}: {}", text(&clean));
-    }
+    let out = dir.join("board.json");
+    let output = bin()
+        .args(["solve", "--solver", solver, &small, "--time-limit", "60", "--out", out.to_str().unwrap()])
+        .env(edgematch::fault::VAR, format!("corrupt-board:{solver}"))
+        .output()
+        .unwrap();
+    let all = text(&output);
+    assert_eq!(output.status.code(), Some(3), "{solver}: {all}");
+    assert!(all.contains("failed the checker") && all.contains("is already used at"), "{solver}: {all}");
+    assert!(!all.contains("verdict: solution") && !all.contains("board (piece/rotation"), "{solver}: {all}");
+    assert!(!out.exists(), "{solver}: a rejected board was written");
+    let clean = run(&["solve", "--solver", solver, &small, "--time-limit", "60"]);
+    assert_eq!(clean.status.code(), Some(0), "{solver}: {}", text(&clean));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// One fault-injection test per solver.
+macro_rules! fault_tests {
+    ($($name:ident => $solver:literal),* $(,)?) => {
+        $(
+            #[cfg(feature = "fault-injection")]
+            #[test]
+            fn $name() {
+                a_corrupted_board_is_rejected_with_exit_3($solver);
+            }
+        )*
+    };
+}
+
+fault_tests! {
+    a_corrupted_dfs_board_exits_3 => "dfs",
+    a_corrupted_search_board_exits_3 => "search",
+    a_corrupted_sat_board_exits_3 => "sat",
+    a_corrupted_cpsat_board_exits_3 => "cpsat",
+    a_corrupted_mip_board_exits_3 => "mip",
+    a_corrupted_portfolio_board_exits_3 => "auto",
 }
 
 /// The cliff bench's jobs: (instance, arm, budget) of each line of a runs file.
