@@ -92,6 +92,17 @@ fn main() -> std::io::Result<()> {
     for name in CLUES {
         write("clue_list", &seed_name(name), &read(name)?)?;
     }
+    // SAT answers for a CNF of 300 variables: bytes 0-1 are the variable count.
+    for (name, answer) in [
+        ("competition.txt", "c comment\ns SATISFIABLE\nv 1 -2 3 -4 300\nv -299 0\n"),
+        ("minisat.txt", "SAT\n1 -2 3 0\n"),
+        ("unsat.txt", "s UNSATISFIABLE\n"),
+        ("unknown.txt", "s UNKNOWN\n"),
+    ] {
+        let mut bytes = 300u16.to_be_bytes().to_vec();
+        bytes.extend_from_slice(answer.as_bytes());
+        write("dimacs_answer", name, &bytes)?;
+    }
     Ok(())
 }
 
