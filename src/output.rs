@@ -19,6 +19,12 @@ pub fn write_atomic_with(
     write: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
 ) -> Result<(), Error> {
     let io = |source| Error::Io { path: path.to_owned(), source };
+    // A device or a pipe (`-o /dev/null`, `-o /dev/stdout`) is written in place:
+    // renaming a file onto it would replace the device itself.
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        let mut out = std::io::BufWriter::new(std::fs::OpenOptions::new().write(true).open(path).map_err(io)?);
+        return write(&mut out).and_then(|()| out.flush()).map_err(io);
+    }
     let name = path.file_name().ok_or_else(|| io(std::io::Error::other("not a file path")))?;
     let mut tmp_name = std::ffi::OsString::from(".");
     tmp_name.push(name);
@@ -40,6 +46,19 @@ pub fn write_atomic_with(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_device_is_written_in_place_not_replaced() {
+        let null = Path::new("/dev/null");
+        if !std::fs::metadata(null).is_ok_and(|m| !m.is_file()) {
+            return; // not a Unix-like system with a null device
+        }
+        write_atomic(null, b"discarded").unwrap();
+        assert!(!std::fs::metadata(null).unwrap().is_file(), "/dev/null is still a device");
+        assert!(
+            std::fs::read_dir("/dev").unwrap().flatten().all(|e| !e.file_name().to_string_lossy().ends_with(".tmp"))
+        );
+    }
 
     #[test]
     fn writes_whole_file_and_leaves_no_temporary() {
