@@ -4,7 +4,7 @@
 //! `chromium`; without CI a missing tool skips its test with a note.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 use edgematch::check::check;
 use edgematch::encodings::{lp, xcc};
@@ -13,24 +13,8 @@ use edgematch::mip::bridge::solve_model_file;
 use edgematch::puzzle::Board;
 use edgematch::sat::encode::placement_table;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_edgematch"))
-}
-
-fn run(args: &[&str]) -> Output {
-    bin().args(args).output().expect("the binary runs")
-}
-
-fn text(output: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr))
-}
-
-fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+mod common;
+use common::{run, scratch, text};
 
 fn data(path: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("data").join(path).to_str().unwrap().to_owned()

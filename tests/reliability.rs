@@ -4,9 +4,12 @@
 
 use std::io::{BufRead as _, BufReader, Read as _};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+mod common;
+use common::{bin, run, text};
 
 #[path = "../build/pins.rs"]
 #[allow(dead_code)]
@@ -19,23 +22,8 @@ fn timed() -> std::sync::MutexGuard<'static, ()> {
     TIMED.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_edgematch"))
-}
-
-fn run(args: &[&str]) -> Output {
-    bin().args(args).output().expect("the binary runs")
-}
-
-fn text(output: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr))
-}
-
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("reliability-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch(&format!("reliability-{name}"))
 }
 
 fn model(name: &str) -> String {
