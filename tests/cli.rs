@@ -1,32 +1,13 @@
 //! Integration tests that run the real `edgematch` binary.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 
 mod common;
-use common::{bin, run, scratch, text};
+use common::{bin, generate, interrupt_after, run, scratch, text};
 
 fn models() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("models")
-}
-
-fn generate(dir: &Path, size: usize, frame: u32, interior: u32, seed: u64) -> PathBuf {
-    let out = dir.join(format!("planted-{size}x{size}-f{frame}i{interior}-s{seed}.json"));
-    let output = run(&[
-        "generate",
-        "--size",
-        &size.to_string(),
-        "--frame-colours",
-        &frame.to_string(),
-        "--interior-colours",
-        &interior.to_string(),
-        "--seed",
-        &seed.to_string(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    assert!(output.status.success(), "{}", text(&output));
-    out
 }
 
 #[test]
@@ -346,34 +327,6 @@ fn a_killed_cliff_bench_resumes() {
     assert_eq!(output.status.code(), Some(0), "{}", text(&output));
     assert!(std::fs::read_to_string(&table).unwrap().contains("| 5+17 | 12×12 | dfs | 1 | 0/4 |"));
     std::fs::remove_dir_all(&dir).unwrap();
-}
-
-/// Runs `solve`, waits until it reports that its solver started (the
-/// `solver:` line, printed once Ctrl-C is handled), lets it search for
-/// `millis` more, sends SIGINT, and returns its output and how long it ran
-/// after the signal.
-fn interrupt_after(args: &[&str], millis: u64) -> (Output, std::time::Duration) {
-    use std::io::{BufRead as _, BufReader, Read as _};
-    let mut child =
-        bin().args(args).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut seen = String::new();
-    loop {
-        let mut line = String::new();
-        assert!(stdout.read_line(&mut line).unwrap() > 0, "the solve ended before it started: {seen}");
-        seen.push_str(&line);
-        if line.starts_with("solver: ") {
-            break;
-        }
-    }
-    std::thread::sleep(std::time::Duration::from_millis(millis));
-    let start = std::time::Instant::now();
-    let status = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
-    assert!(status.success());
-    stdout.read_to_string(&mut seen).unwrap();
-    let mut output = child.wait_with_output().unwrap();
-    output.stdout = seen.into_bytes();
-    (output, start.elapsed())
 }
 
 /// Ctrl-C (SIGINT) stops CP-SAT through the bridge's stop call: the command

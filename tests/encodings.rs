@@ -14,7 +14,7 @@ use edgematch::puzzle::Board;
 use edgematch::sat::encode::placement_table;
 
 mod common;
-use common::{run, scratch, text};
+use common::{generate, run, scratch, text};
 
 fn data(path: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("data").join(path).to_str().unwrap().to_owned()
@@ -33,25 +33,6 @@ fn tool(name: &str) -> Option<&'static str> {
     assert!(std::env::var_os("CI").is_none(), "CI must install {name} (.ci/run does)");
     eprintln!("skipped: {name} is not installed");
     None
-}
-
-fn generate(dir: &Path, size: usize, frame: u32, interior: u32, seed: u64) -> PathBuf {
-    let out = dir.join(format!("planted-{size}-s{seed}.json"));
-    let output = run(&[
-        "generate",
-        "--size",
-        &size.to_string(),
-        "--frame-colours",
-        &frame.to_string(),
-        "--interior-colours",
-        &interior.to_string(),
-        "--seed",
-        &seed.to_string(),
-        "--out",
-        path(&out),
-    ]);
-    assert!(output.status.success(), "{}", text(&output));
-    out
 }
 
 /// The planted instance with one interior piece (not a clue) mirrored: its E and
@@ -275,7 +256,7 @@ fn region_oracle_refutes_the_470_board_around_its_mismatches_and_completes_a_rep
     // A planted board with two interior pieces swapped: freeing them finds the planted solution again.
     let dir = scratch("oracle");
     let instance = generate(&dir, 7, 3, 5, 4);
-    let solution = dir.join("planted-7-s4.solution.json");
+    let solution = dir.join("planted-7x7-f3i5-s4.solution.json");
     let mut board: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&solution).unwrap()).unwrap();
     let cells = board["cells"].as_array_mut().unwrap();
     let a = cells[2][2].clone();
@@ -324,7 +305,7 @@ fn bad_answers_and_regions_are_refused_with_the_file_line_or_flag_named() {
     assert_eq!(output.status.code(), Some(2), "{}", text(&output));
     assert!(text(&output).contains("both place a piece"), "{}", text(&output));
 
-    let solution = dir.join("planted-4-s1.solution.json");
+    let solution = dir.join("planted-4x4-f2i3-s1.solution.json");
     let output = run(&["oracle", "region", path(&instance), path(&solution), "--free", "9,9"]);
     assert_eq!(output.status.code(), Some(2), "{}", text(&output));
     assert!(text(&output).contains("--free 9,9: outside the 4x4 board"), "{}", text(&output));

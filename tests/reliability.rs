@@ -2,14 +2,14 @@
 //! input, the bridges' validators, signals, time limits, answers the checker
 //! rejects (fault injection), concurrent bench shards and pinned downloads.
 
-use std::io::{BufRead as _, BufReader, Read as _};
+use std::io::{BufRead as _, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 mod common;
-use common::{bin, run, text};
+use common::{bin, interrupt_after, run, text};
 
 #[path = "../build/pins.rs"]
 #[allow(dead_code)]
@@ -238,31 +238,6 @@ fn every_solver_returns_within_its_time_limit() {
         eprintln!("{solver}: --time-limit {limit}: {tries:.2?} s");
         assert!(tries.last().unwrap() <= &(limit + 2.0), "{solver}: --time-limit {limit} returned after {tries:.2?} s");
     }
-}
-
-/// Starts `solve`, waits until it says its solver runs (the `solver:` line,
-/// printed once Ctrl-C is handled), lets it search for `millis`, sends
-/// SIGINT, and returns its output and how long it took to exit after the signal.
-fn interrupt_after(args: &[&str], millis: u64) -> (Output, Duration) {
-    let mut child = bin().args(args).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut seen = String::new();
-    loop {
-        let mut line = String::new();
-        assert!(stdout.read_line(&mut line).unwrap() > 0, "the solve ended before it started: {seen}");
-        seen.push_str(&line);
-        if line.starts_with("solver: ") {
-            break;
-        }
-    }
-    std::thread::sleep(Duration::from_millis(millis));
-    let start = Instant::now();
-    // SAFETY: kill(2) on our own child's pid.
-    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
-    stdout.read_to_string(&mut seen).unwrap();
-    let mut output = child.wait_with_output().unwrap();
-    output.stdout = seen.into_bytes();
-    (output, start.elapsed())
 }
 
 /// Ctrl-C stops every solver within two seconds (HiGHS, which runs no interrupt
