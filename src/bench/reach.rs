@@ -19,6 +19,7 @@ use crate::error::Error;
 use crate::formats::instance_json;
 use crate::generate::{PlantedSpec, planted};
 use crate::puzzle::Instance;
+use crate::search;
 use crate::solver::{self, Limits, Solver, SolverKind, Status, Verified};
 use crate::stop::Stop;
 
@@ -128,7 +129,7 @@ fn load(config: &ReachConfig, job: &Job) -> Result<(Instance, String, usize, u64
 fn threads(arm: BenchArm, cores: u32) -> u32 {
     match arm {
         BenchArm::Solver(SolverKind::Cpsat | SolverKind::Auto) => cores,
-        BenchArm::PythonElement | BenchArm::Cpsat(_) => cores,
+        BenchArm::PythonElement | BenchArm::Cpsat(_) | BenchArm::SearchRace => cores,
         _ => 1,
     }
 }
@@ -147,6 +148,10 @@ fn run_arm(arm: BenchArm, instance: &Instance, limits: &Limits, stop: &Stop) -> 
     match arm {
         BenchArm::Solver(kind) => run_solver(&Solver::new(kind), instance, limits, stop),
         BenchArm::Cpsat(variant) => run_solver(&Solver::Cpsat(variant.options()), instance, limits, stop),
+        BenchArm::SearchRace => {
+            let options = search::Options { parallel: search::Parallel::Race, ..search::Options::default() };
+            run_solver(&Solver::Search(options), instance, limits, stop)
+        }
         BenchArm::PythonElement | BenchArm::MinizincGecode => {
             let tool =
                 if arm == BenchArm::PythonElement { Reference::PythonElement } else { Reference::MinizincGecode };
@@ -169,7 +174,7 @@ pub fn unavailable(arm: BenchArm) -> Option<String> {
     match arm {
         BenchArm::PythonElement => reference::available(Reference::PythonElement).err(),
         BenchArm::MinizincGecode => reference::available(Reference::MinizincGecode).err(),
-        BenchArm::Solver(_) | BenchArm::Cpsat(_) => None,
+        BenchArm::Solver(_) | BenchArm::Cpsat(_) | BenchArm::SearchRace => None,
     }
 }
 

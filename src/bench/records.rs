@@ -67,6 +67,9 @@ pub enum BenchArm {
     MinizincGecode,
     /// CP-SAT in one of the measured variants.
     Cpsat(super::variants::CpsatVariant),
+    /// The native search on two threads racing two orders (the portfolio's
+    /// search shares one order's tree instead).
+    SearchRace,
 }
 
 impl BenchArm {
@@ -77,6 +80,7 @@ impl BenchArm {
             BenchArm::PythonElement => "python-element",
             BenchArm::MinizincGecode => "minizinc-gecode",
             BenchArm::Cpsat(variant) => variant.name(),
+            BenchArm::SearchRace => "search-race",
         }
     }
 }
@@ -93,6 +97,7 @@ impl std::str::FromStr for BenchArm {
         match s {
             "python-element" => Ok(BenchArm::PythonElement),
             "minizinc-gecode" => Ok(BenchArm::MinizincGecode),
+            "search-race" => Ok(BenchArm::SearchRace),
             _ => match super::variants::CpsatVariant::from_name(s) {
                 Some(variant) => Ok(BenchArm::Cpsat(variant)),
                 None => <SolverKind as clap::ValueEnum>::from_str(s, false).map(BenchArm::Solver).map_err(|_| {

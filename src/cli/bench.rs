@@ -42,7 +42,7 @@ pub(crate) enum BenchCommand {
 pub(crate) struct ReachArgs {
     /// Arms to run on each board: solvers (auto, cpsat, sat, search, dfs, mip),
     /// references (python-element, minizinc-gecode; skipped when not installed)
-    /// and CP-SAT variants (cpsat-element, cpsat-boolean, cpsat-clues,
+    /// and the two-thread `search-race` and CP-SAT variants (cpsat-element, cpsat-boolean, cpsat-clues,
     /// cpsat-clues-fixed, cpsat-hint, cpsat-boolean-hint, cpsat-lin0, cpsat-lin2,
     /// cpsat-nosym, cpsat-quick-restart).
     #[arg(long, value_delimiter = ',', default_value = "auto,search,cpsat,sat,python-element,minizinc-gecode")]

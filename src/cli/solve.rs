@@ -9,7 +9,7 @@ use edgematch::formats::board_json;
 use edgematch::output::write_atomic;
 use edgematch::puzzle::{Board, Instance};
 use edgematch::solver::{self, Limits, Solver, SolverKind, Status};
-use edgematch::{cpsat, dfs, interrupt, mip, portfolio, render, search};
+use edgematch::{cpsat, dfs, interrupt, mip, portfolio, render, sat, search};
 use prost::Message as _;
 
 use super::args::{InstanceSourceArgs, ModelArg, SEED_RANGE, cores, seconds};
@@ -55,6 +55,41 @@ pub(crate) struct SolveArgs {
     dfs: DfsArgs,
     #[command(flatten)]
     search: SearchArgs,
+    #[command(flatten)]
+    sat: SatArgs,
+}
+
+/// Flags that only the SAT backend takes.
+#[derive(Args)]
+#[command(next_help_heading = "SAT options (--solver sat)")]
+struct SatArgs {
+    /// CaDiCaL's option set: default, plain (no pre- or inprocessing), sat or unsat.
+    #[arg(long, value_parser = ["default", "plain", "sat", "unsat"])]
+    sat_config: Option<String>,
+    /// The at-most-one encoding of cells and pieces: pairwise, ladder (default), bitwise or commander.
+    #[arg(long, value_parser = ["pairwise", "ladder", "bitwise", "commander"])]
+    am1: Option<String>,
+    /// Leave out the redundant support clauses (seam colour -> some placement showing it).
+    #[arg(long)]
+    no_support: bool,
+}
+
+impl SatArgs {
+    /// The flags given, by name.
+    fn given(&self) -> Vec<&'static str> {
+        [("--sat-config", self.sat_config.is_some()), ("--am1", self.am1.is_some()), ("--no-support", self.no_support)]
+            .into_iter()
+            .filter_map(|(name, given)| given.then_some(name))
+            .collect()
+    }
+
+    /// The SAT backend's options these flags ask for.
+    fn options(&self) -> sat::Options {
+        let named = |name: &Option<String>| name.as_deref().unwrap_or_default().to_string();
+        let config = sat::Config::ALL.into_iter().find(|c| c.name() == named(&self.sat_config)).unwrap_or_default();
+        let am1 = sat::Am1::ALL.into_iter().find(|a| a.name() == named(&self.am1)).unwrap_or_default();
+        sat::Options { encoding: sat::EncodeOptions { am1, support: !self.no_support }, config }
+    }
 }
 
 /// Flags that only the native search takes.
@@ -72,15 +107,25 @@ struct SearchArgs {
     /// Print each order's estimated tree size and the choice, on stderr.
     #[arg(long)]
     explain: bool,
+    /// How two threads share the work: `split` (both search the best
+    /// order's tree, claiming its subtrees one at a time; the default) or
+    /// `race` (each its own order, the first to finish wins).
+    #[arg(long)]
+    parallel: Option<search::Parallel>,
 }
 
 impl SearchArgs {
     /// The flags given, by name.
     fn given(&self) -> Vec<&'static str> {
-        [("--order", self.order.is_some()), ("--threads", self.threads.is_some()), ("--explain", self.explain)]
-            .into_iter()
-            .filter_map(|(name, given)| given.then_some(name))
-            .collect()
+        [
+            ("--order", self.order.is_some()),
+            ("--threads", self.threads.is_some()),
+            ("--explain", self.explain),
+            ("--parallel", self.parallel.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(name, given)| given.then_some(name))
+        .collect()
     }
 }
 
@@ -179,6 +224,7 @@ impl SolveArgs {
             (SolverKind::Cpsat, self.cpsat.given()),
             (SolverKind::Dfs, self.dfs.given()),
             (SolverKind::Search, self.search.given()),
+            (SolverKind::Sat, self.sat.given()),
         ];
         for (owner, given) in owners {
             if let Some(flag) = given.first().filter(|_| owner != self.solver) {
@@ -211,11 +257,13 @@ impl SolveArgs {
                 flux_prune: self.dfs.flux_prune,
             }),
             SolverKind::Mip => Solver::Mip(mip::Options { log: self.log }),
+            SolverKind::Sat => Solver::Sat(self.sat.options()),
             SolverKind::Search => {
                 limits.threads = self.search.threads.unwrap_or_else(|| cores().min(2));
                 Solver::Search(search::Options {
                     order: self.search.order.unwrap_or_default(),
                     explain: self.search.explain,
+                    parallel: self.search.parallel.unwrap_or_default(),
                     ..search::Options::default()
                 })
             }
@@ -223,7 +271,6 @@ impl SolveArgs {
                 limits.threads = cores();
                 Solver::Auto(portfolio::Options { arms: Vec::new(), progress: true })
             }
-            kind => Solver::new(kind),
         };
         Ok((solver, limits))
     }

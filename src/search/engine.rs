@@ -7,7 +7,7 @@
 //! one table lookup. Candidates are tried in table order, so exhausting the
 //! root proves that no solution extends the clues.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::plan::{Plan, SLOTS, Step};
@@ -53,6 +53,31 @@ pub(crate) struct Run {
     pub(crate) board: Board,
 }
 
+/// A tree shared by several runs: the nodes at depth `level` (the subtrees
+/// rooted there, numbered in the walk's order, which is the same in every run
+/// of one plan) are handed out one at a time from `next`. Every run walks the
+/// few levels above `level` in full and explores only the subtrees it claimed,
+/// so the runs together cover the tree exactly once, and a run that finishes
+/// its subtrees early claims more (self-scheduling).
+#[derive(Debug)]
+pub(crate) struct Split {
+    /// Depth (free cells placed) of the subtrees' roots; at least 1.
+    pub(crate) level: usize,
+    /// The next unclaimed subtree.
+    pub(crate) next: AtomicU64,
+}
+
+impl Split {
+    /// Subtrees rooted at depth `level`, none claimed yet.
+    pub(crate) fn new(level: usize) -> Split {
+        Split { level: level.max(1), next: AtomicU64::new(0) }
+    }
+
+    fn claim(&self) -> u64 {
+        self.next.fetch_add(1, Ordering::Relaxed)
+    }
+}
+
 /// One depth of the explicit stack.
 #[derive(Clone, Copy, Debug, Default)]
 struct Frame {
@@ -85,8 +110,10 @@ pub(crate) fn boxed<T: Copy + Default>(from: &[T]) -> Box<[T; SLOTS]> {
 }
 
 /// Walks the tree of `plan` until a solution, exhaustion, a limit, `stop`, or
-/// `cancel` (raised by a sibling run that finished).
-pub(crate) fn run(plan: &Plan, limits: &Limits, stop: &AtomicBool, cancel: &AtomicBool) -> Run {
+/// `cancel` (raised by a sibling run that finished). With `split`, only the
+/// subtrees this run claims below the split level are explored, and
+/// `Exhausted` means that no subtree is left to claim.
+pub(crate) fn run(plan: &Plan, limits: &Limits, stop: &AtomicBool, cancel: &AtomicBool, split: Option<&Split>) -> Run {
     let steps = &plan.steps[..];
     let entries = &plan.entries[..];
     let ranges = &plan.ranges[..];
@@ -100,6 +127,11 @@ pub(crate) fn run(plan: &Plan, limits: &Limits, stop: &AtomicBool, cancel: &Atom
     let mut next_poll = POLL;
     let mut best = 0usize;
     let mut best_chosen: Vec<u32> = Vec::new();
+    // The split level (never reached without a split), the subtrees seen
+    // there so far and the one this run explores next.
+    let split_level = split.map_or(usize::MAX, |s| s.level);
+    let mut seen = 0u64;
+    let mut target = split.map_or(0, Split::claim);
     let finish = |end: End, nodes: u64, best_chosen: &[u32]| Run {
         end,
         nodes,
@@ -118,6 +150,13 @@ pub(crate) fn run(plan: &Plan, limits: &Limits, stop: &AtomicBool, cancel: &Atom
         for (i, entry) in entries[start..end].iter().enumerate() {
             if used[usize::from(entry.piece)] || entry.colours & step.mask != frame.want {
                 continue;
+            }
+            if depth + 1 == split_level {
+                // The root of a subtree: explore it only if this run claimed it.
+                seen += 1;
+                if seen - 1 != target {
+                    continue;
+                }
             }
             frames[depth].pos = (start + i + 1) as u32;
             frames[depth].chosen = (start + i) as u32;
@@ -155,6 +194,10 @@ pub(crate) fn run(plan: &Plan, limits: &Limits, stop: &AtomicBool, cancel: &Atom
         }
         if depth == 0 {
             return finish(End::Exhausted, nodes, &best_chosen);
+        }
+        if depth == split_level {
+            // Back from a claimed subtree: claim the next one.
+            target = split.map_or(0, Split::claim);
         }
         depth -= 1;
         used[usize::from(entries[frames[depth].chosen as usize].piece)] = false;

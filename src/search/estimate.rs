@@ -39,6 +39,9 @@ pub(crate) struct Estimate {
     pub(crate) mean_depth: f64,
     /// A full board, if a particle found one.
     pub(crate) solution: Option<Board>,
+    /// Natural log of the estimated number of nodes at each depth (1 = one
+    /// cell placed), as far as any run reached.
+    pub(crate) ln_levels: Vec<f64>,
 }
 
 impl Estimate {
@@ -90,35 +93,41 @@ pub(crate) fn estimate(
     let mut ln_sum = f64::NEG_INFINITY;
     let mut depth_sum = 0usize;
     let mut runs = 0u64;
+    let mut ln_levels: Vec<f64> = Vec::new();
+    let mut found = None;
     while runs < max_runs
         && (runs == 0 || (Instant::now() < deadline && !halt.iter().any(|h| h.load(Ordering::Relaxed))))
     {
         runs += 1;
-        let (ln_nodes, depth, solution) = one_run(plan, width.max(1), &mut rng, halt);
+        let (ln_nodes, levels, solution) = one_run(plan, width.max(1), &mut rng, halt);
+        let depth = levels.len();
         ln_sum = ln_add(ln_sum, ln_nodes);
+        if ln_levels.len() < levels.len() {
+            ln_levels.resize(levels.len(), f64::NEG_INFINITY);
+        }
+        for (sum, level) in ln_levels.iter_mut().zip(levels) {
+            *sum = ln_add(*sum, level);
+        }
         depth_sum += depth;
         if solution.is_some() {
-            return Estimate {
-                ln_nodes: ln_sum - (runs as f64).ln(),
-                runs,
-                width,
-                mean_depth: depth_sum as f64 / runs as f64,
-                solution,
-            };
+            found = solution;
+            break;
         }
     }
+    let ln_runs = (runs as f64).ln();
     Estimate {
-        ln_nodes: ln_sum - (runs as f64).ln(),
+        ln_nodes: ln_sum - ln_runs,
         runs,
         width,
         mean_depth: depth_sum as f64 / runs as f64,
-        solution: None,
+        solution: found,
+        ln_levels: ln_levels.into_iter().map(|l| l - ln_runs).collect(),
     }
 }
 
-/// One run: ln of the estimated node count, the depth reached, and a solution
-/// if a particle filled the board.
-fn one_run(plan: &Plan, width: usize, rng: &mut Rng, halt: &[&AtomicBool]) -> (f64, usize, Option<Board>) {
+/// One run: ln of the estimated node count, ln of the estimated count at
+/// each depth it reached, and a solution if a particle filled the board.
+fn one_run(plan: &Plan, width: usize, rng: &mut Rng, halt: &[&AtomicBool]) -> (f64, Vec<f64>, Option<Board>) {
     let steps = &plan.steps[..];
     let entries = &plan.entries[..];
     let cells = plan.clue_board.cells.len() + 1;
@@ -139,11 +148,12 @@ fn one_run(plan: &Plan, width: usize, rng: &mut Rng, halt: &[&AtomicBool]) -> (f
     // Per depth, the (parent particle, entry) of each particle: back-pointers
     // that spell out a particle's board.
     let mut trail: Vec<Vec<(u32, u32)>> = Vec::with_capacity(steps.len());
-    for (depth, step) in steps.iter().enumerate() {
+    let mut levels: Vec<f64> = Vec::with_capacity(steps.len());
+    for step in steps {
         // A run on a wide board takes a while: a raised flag cuts it short (its
         // estimate is then not used, the caller stops too).
         if halt.iter().any(|h| h.load(Ordering::Relaxed)) {
-            return (ln_total, depth, None);
+            return (ln_total, levels, None);
         }
         children.clear();
         for k in 0..now.len() {
@@ -162,9 +172,10 @@ fn one_run(plan: &Plan, width: usize, rng: &mut Rng, halt: &[&AtomicBool]) -> (f
             }
         }
         if children.is_empty() {
-            return (ln_total, depth, None);
+            return (ln_total, levels, None);
         }
         let total: f64 = children.iter().map(|&(k, _)| now.weight[k as usize]).sum();
+        levels.push(ln_scale + total.ln());
         ln_total = ln_add(ln_total, ln_scale + total.ln());
         // Choose the survivors and their weights (relative to the new scale).
         picked.clear();
@@ -222,5 +233,5 @@ fn one_run(plan: &Plan, width: usize, rng: &mut Rng, halt: &[&AtomicBool]) -> (f
         chosen[depth] = e;
         k = parent as usize;
     }
-    (ln_total, steps.len(), Some(plan.board(&chosen)))
+    (ln_total, levels, Some(plan.board(&chosen)))
 }

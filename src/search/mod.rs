@@ -6,8 +6,8 @@
 //! tables (`plan.rs`) walked by an explicit-stack engine (`engine.rs`). With
 //! [`OrderChoice::Auto`] the order is chosen by a random-probe estimate of each
 //! order's tree size (Knuth's estimator carried by a population of resampled
-//! probes, `estimate.rs`); with two threads two orders race and the first to
-//! finish stops the other.
+//! probes, `estimate.rs`). Two threads share the chosen order's tree, claiming
+//! its subtrees one at a time ([`Parallel::Split`]), or race two orders.
 //!
 //! The search is complete: candidates are tried in a fixed order (permuted
 //! once by a non-zero seed), with no restarts, so an exhausted tree proves the
@@ -39,9 +39,47 @@ const PARTICLE_CELLS: usize = 1 << 22;
 /// Most estimation runs per order.
 const MAX_RUNS: u64 = 4;
 
+/// The split level is the first depth with at least this many estimated
+/// nodes: enough subtrees to keep two threads busy to the end.
+const SPLIT_SUBTREES: f64 = 4096.0;
+
 /// Wall-clock budget of all the estimates together, in seconds (at most a
 /// tenth of the time limit).
 const ESTIMATE_SECONDS: f64 = 0.5;
+
+/// How two search threads share the work.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Parallel {
+    /// Both walk the best order's tree, claiming its subtrees at a shallow
+    /// depth one at a time: the tree is searched once, twice as fast.
+    #[default]
+    Split,
+    /// Each walks its own order (the two best by estimate, from different
+    /// corners; a fixed order twice with different candidate orders), and the
+    /// first to finish stops the other.
+    Race,
+}
+
+impl fmt::Display for Parallel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Parallel::Split => "split",
+            Parallel::Race => "race",
+        })
+    }
+}
+
+impl FromStr for Parallel {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Parallel, String> {
+        match s {
+            "split" => Ok(Parallel::Split),
+            "race" => Ok(Parallel::Race),
+            _ => Err(format!("unknown parallel mode {s:?} (split or race)")),
+        }
+    }
+}
 
 /// Which fill order to use.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -85,19 +123,25 @@ pub struct Options {
     pub time_limit: Option<f64>,
     /// Stop each search thread after about this many placements.
     pub node_limit: Option<u64>,
-    /// 1 or 2 (larger values count as 2). With 2, two orders run on two
-    /// threads and the first to finish stops the other: with automatic choice
-    /// the best order and the best one leaning on a different corner; with a
-    /// fixed order, that order twice, the second with its candidate lists
-    /// permuted by `seed + 1`.
+    /// 1 or 2 (larger values count as 2); with 2, see [`Parallel`].
     pub threads: usize,
     /// Print each order's estimate and the choice to stderr.
     pub explain: bool,
+    /// How two threads share the work.
+    pub parallel: Parallel,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { order: OrderChoice::Auto, seed: 0, time_limit: None, node_limit: None, threads: 1, explain: false }
+        Options {
+            order: OrderChoice::Auto,
+            seed: 0,
+            time_limit: None,
+            node_limit: None,
+            threads: 1,
+            explain: false,
+            parallel: Parallel::Split,
+        }
     }
 }
 
@@ -151,8 +195,9 @@ pub fn solve(instance: &Instance, options: &Options, stop: &AtomicBool) -> Answe
     }
     let threads = options.threads.clamp(1, 2);
 
-    // Plans to run, best first.
+    // Plans to run, best first, with the estimate of the first when made.
     let mut plans: Vec<Plan> = Vec::new();
+    let mut best_estimate = None;
     if matches!(options.order, OrderChoice::Auto) || options.explain {
         let mut ranked = Vec::new();
         for (plan, est) in estimate_orders(instance, options, threads, stop) {
@@ -176,7 +221,7 @@ pub fn solve(instance: &Instance, options: &Options, stop: &AtomicBool) -> Answe
                 stats.best_placed = board.placed();
                 return answer(Status::Solved, Some(board), stats);
             }
-            ranked.push((est.ln_nodes, plan));
+            ranked.push((est, plan));
         }
         if stop.load(Ordering::Relaxed) {
             return answer(Status::Interrupted, Some(plan::clue_board(instance)), stats);
@@ -184,40 +229,60 @@ pub fn solve(instance: &Instance, options: &Options, stop: &AtomicBool) -> Answe
         // Stable: ties keep the listing order. The runner-up is the best order
         // leaning on another corner: orders from the same corner differ only
         // in tie-breaks and would search nearly the same tree.
-        ranked.sort_by(|a, b| a.0.total_cmp(&b.0));
-        plans = ranked.into_iter().map(|(_, plan)| plan).collect();
-        if let Some(second) = plans.iter().skip(1).position(|p| p.order.corner() != plans[0].order.corner()) {
-            plans.swap(1, second + 1);
+        ranked.sort_by(|a, b| a.0.ln_nodes.total_cmp(&b.0.ln_nodes));
+        if let Some(second) = ranked.iter().skip(1).position(|p| p.1.order.corner() != ranked[0].1.order.corner()) {
+            ranked.swap(1, second + 1);
         }
+        best_estimate = ranked.first().map(|(est, _)| est.ln_levels.clone());
+        plans = ranked.into_iter().map(|(_, plan)| plan).collect();
     }
     if let OrderChoice::Fixed(order) = options.order {
         plans = vec![Plan::new(instance, order, options.seed)];
-        if threads == 2 {
+        best_estimate = None;
+        if threads == 2 && options.parallel == Parallel::Race {
             plans.push(Plan::new(instance, order, options.seed.wrapping_add(1)));
         }
     }
+    let split = (threads == 2 && options.parallel == Parallel::Split).then(|| {
+        plans.truncate(1);
+        let ln_levels = best_estimate.unwrap_or_else(|| {
+            let budget = Instant::now() + Duration::from_secs_f64(ESTIMATE_SECONDS / 8.0);
+            let width = PARTICLES.min(PARTICLE_CELLS / instance.grid.cells().max(1)).max(1);
+            estimate::estimate(&plans[0], width, 1, budget, options.seed, &[stop]).ln_levels
+        });
+        engine::Split::new(split_level(&ln_levels, plans[0].steps.len()))
+    });
     plans.truncate(threads);
     if options.explain {
         let names: Vec<String> = plans.iter().map(|p| p.order.name()).collect();
-        eprintln!("search: running {}", names.join(" and "));
+        match &split {
+            Some(split) => eprintln!(
+                "search: running {} on {threads} threads, sharing the subtrees at depth {}",
+                names[0], split.level
+            ),
+            None => eprintln!("search: running {}", names.join(" and ")),
+        }
     }
 
     let limits = Limits { deadline, node_limit: options.node_limit };
     let cancel = AtomicBool::new(false);
-    let runs: Vec<Run> = if plans.len() == 1 {
-        vec![engine::run(&plans[0], &limits, stop, &cancel)]
+    // (plan index, run) of each thread.
+    let runs: Vec<(usize, Run)> = if threads == 1 {
+        vec![(0, engine::run(&plans[0], &limits, stop, &cancel, None))]
     } else {
         std::thread::scope(|scope| {
-            let handles: Vec<_> = plans
-                .iter()
-                .map(|plan| {
-                    let (limits, cancel) = (&limits, &cancel);
+            let handles: Vec<_> = (0..threads)
+                .map(|t| {
+                    let index = if split.is_some() { 0 } else { t };
+                    let (plan, limits, cancel, split) = (&plans[index], &limits, &cancel, split.as_ref());
                     scope.spawn(move || {
-                        let run = engine::run(plan, limits, stop, cancel);
-                        if matches!(run.end, End::Solved | End::Exhausted) {
+                        let run = engine::run(plan, limits, stop, cancel, split);
+                        // A thread that exhausted its share of a split tree
+                        // proves nothing alone: the others go on.
+                        if run.end == End::Solved || (run.end == End::Exhausted && split.is_none()) {
                             cancel.store(true, Ordering::Relaxed);
                         }
-                        run
+                        (index, run)
                     })
                 })
                 .collect();
@@ -225,20 +290,36 @@ pub fn solve(instance: &Instance, options: &Options, stop: &AtomicBool) -> Answe
         })
     };
 
-    stats.nodes = runs.iter().map(|r| r.nodes).sum();
-    stats.best_placed = runs.iter().map(|r| r.best_placed).max().unwrap_or(0);
-    let finished = runs.iter().position(|r| matches!(r.end, End::Solved | End::Exhausted));
-    let deepest = (0..runs.len()).max_by_key(|&i| (runs[i].best_placed, usize::MAX - i)).unwrap_or(0);
-    let winner = finished.unwrap_or(deepest);
-    stats.order = plans[winner].order.name();
-    let status = match runs[winner].end {
-        End::Solved => Status::Solved,
-        End::Exhausted => Status::Infeasible,
-        _ if runs.iter().any(|r| r.end == End::Stopped) => Status::Interrupted,
-        _ => Status::Unknown,
+    stats.nodes = runs.iter().map(|(_, r)| r.nodes).sum();
+    stats.best_placed = runs.iter().map(|(_, r)| r.best_placed).max().unwrap_or(0);
+    let solved = runs.iter().position(|(_, r)| r.end == End::Solved);
+    let exhausted = if split.is_some() {
+        runs.iter().all(|(_, r)| r.end == End::Exhausted).then_some(0)
+    } else {
+        runs.iter().position(|(_, r)| r.end == End::Exhausted)
     };
-    let board = runs.into_iter().nth(winner).map(|r| r.board);
+    let deepest = (0..runs.len()).max_by_key(|&i| (runs[i].1.best_placed, usize::MAX - i)).unwrap_or(0);
+    let winner = solved.or(exhausted).unwrap_or(deepest);
+    stats.order = plans[runs[winner].0].order.name();
+    let status = if solved.is_some() {
+        Status::Solved
+    } else if exhausted.is_some() {
+        Status::Infeasible
+    } else if runs.iter().any(|(_, r)| r.end == End::Stopped) {
+        Status::Interrupted
+    } else {
+        Status::Unknown
+    };
+    let board = runs.into_iter().nth(winner).map(|(_, r)| r.board);
     answer(status, board, stats)
+}
+
+/// The depth at which two threads share a plan's subtrees: the first with at
+/// least [`SPLIT_SUBTREES`] estimated nodes (the deepest the estimate reached
+/// when none has), between 1 and `steps`.
+fn split_level(ln_levels: &[f64], steps: usize) -> usize {
+    let first = ln_levels.iter().position(|&l| l >= SPLIT_SUBTREES.ln()).unwrap_or(ln_levels.len().saturating_sub(1));
+    (first + 1).clamp(1, steps.max(1))
 }
 
 /// Estimates every order (on `threads` threads, orders dealt in turn), within

@@ -203,12 +203,50 @@ fn estimate_is_exact_when_no_particle_is_dropped() {
         p.instance.pieces[inner].0[0] = p.instance.max_colour() + 1;
         for order in [Order::RowScan, Order::FailFirst { corner: Corner::Ne, transposed: false }] {
             let plan = plan::Plan::new(&p.instance, order, 0);
-            let run = engine::run(&plan, &engine::Limits::default(), &go, &go);
+            let run = engine::run(&plan, &engine::Limits::default(), &go, &go, None);
             assert_eq!(run.end, engine::End::Exhausted);
             let deadline = Instant::now() + Duration::from_secs(10);
             let est = estimate::estimate(&plan, 1 << 20, 1, deadline, 1, &[&go]);
             let exact = (run.nodes + 1) as f64;
             assert!((est.nodes() - exact).abs() < 1e-9 * exact, "{order}: {} vs {exact}", est.nodes());
         }
+    }
+}
+
+/// Two runs sharing a split tree explore every subtree exactly once: on a
+/// tree walked to the end, their placements add up to the single walk's plus
+/// one extra copy of the levels above the split (which both walk), at every
+/// split level, and both end exhausted.
+#[test]
+fn split_runs_cover_the_tree_exactly_once() {
+    let go = AtomicBool::new(false);
+    let spec = PlantedSpec { clues: 1, ..PlantedSpec::square(5, 2, 3, 2) };
+    let mut p = planted(&spec).unwrap();
+    let clue_piece = p.instance.clues[0].placement.piece;
+    let inner =
+        (0..p.instance.pieces.len()).find(|&q| q != clue_piece && p.instance.pieces[q].grey_sides() == 0).unwrap();
+    p.instance.pieces[inner].0[0] = p.instance.max_colour() + 1;
+    let plan = plan::Plan::new(&p.instance, Order::RowScan, 0);
+    let single = engine::run(&plan, &engine::Limits::default(), &go, &go, None);
+    assert_eq!(single.end, engine::End::Exhausted);
+    // Exact node counts per depth (no particle is ever dropped).
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let levels: Vec<u64> = estimate::estimate(&plan, 1 << 20, 1, deadline, 1, &[&go])
+        .ln_levels
+        .iter()
+        .map(|l| l.exp().round() as u64)
+        .collect();
+    assert_eq!(levels.iter().sum::<u64>(), single.nodes);
+    for level in 1..=plan.steps.len() {
+        let split = engine::Split::new(level);
+        let runs: Vec<engine::Run> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..2)
+                .map(|_| scope.spawn(|| engine::run(&plan, &engine::Limits::default(), &go, &go, Some(&split))))
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        assert!(runs.iter().all(|r| r.end == engine::End::Exhausted), "split at {level}");
+        let above: u64 = levels.iter().take(level - 1).sum();
+        assert_eq!(runs.iter().map(|r| r.nodes).sum::<u64>(), single.nodes + above, "split at {level}");
     }
 }
