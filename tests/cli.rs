@@ -95,6 +95,45 @@ fn each_complete_solver_proves_an_unsolvable_board_infeasible() {
         assert_eq!(output.status.code(), Some(1), "{solver}: {all}");
         assert!(all.contains("status: infeasible"), "{solver}: {all}");
     }
+    // The search's two ways of using two threads, and the SAT backend's other
+    // encodings and option sets, are complete too.
+    let variants: [&[&str]; 4] = [
+        &["--solver", "search", "--threads", "2", "--parallel", "split"],
+        &["--solver", "search", "--threads", "2", "--parallel", "race"],
+        &["--solver", "sat", "--am1", "commander", "--no-support"],
+        &["--solver", "sat", "--am1", "bitwise", "--sat-config", "unsat"],
+    ];
+    for flags in variants {
+        let mut args = vec!["solve", instance.to_str().unwrap(), "--time-limit", "60"];
+        args.extend_from_slice(flags);
+        let output = run(&args);
+        let all = text(&output);
+        assert_eq!(output.status.code(), Some(1), "{flags:?}: {all}");
+        assert!(all.contains("status: infeasible"), "{flags:?}: {all}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The same variants solve a small planted board, and the board passes the checker.
+#[test]
+fn search_and_sat_variants_solve_small_planted_boards() {
+    let dir = scratch("variants");
+    let instance = generate(&dir, 8, 4, 9, 3);
+    let variants: [&[&str]; 5] = [
+        &["--solver", "search", "--threads", "2", "--parallel", "split"],
+        &["--solver", "search", "--threads", "2", "--parallel", "race", "--order", "corner-square-se"],
+        &["--solver", "sat", "--am1", "commander", "--no-support"],
+        &["--solver", "sat", "--am1", "pairwise", "--sat-config", "plain"],
+        &["--solver", "sat", "--sat-config", "sat"],
+    ];
+    for flags in variants {
+        let mut args = vec!["solve", instance.to_str().unwrap(), "--time-limit", "60"];
+        args.extend_from_slice(flags);
+        let output = run(&args);
+        let all = text(&output);
+        assert_eq!(output.status.code(), Some(0), "{flags:?}: {all}");
+        assert!(all.contains("verdict: solution (score 112/112"), "{flags:?}: {all}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -359,12 +398,14 @@ fn ctrl_c_ends_a_mip_solve_in_its_root_lp() {
 #[test]
 fn flags_of_another_solver_are_refused() {
     let instance = models().join("planted-10x10-f5i17-s1.json");
-    let cases: [(&[&str], &str, &str); 5] = [
+    let cases: [(&[&str], &str, &str); 7] = [
         (&["--solver", "dfs", "--dump-model", "x.pb"], "--dump-model", "--solver cpsat"),
         (&["--complete"], "--complete", "--solver dfs"),
         (&["--solver", "mip", "--workers", "2"], "--workers", "--solver cpsat"),
         (&["--count", "3", "--solver", "cpsat"], "--count", "--solver dfs"),
         (&["--solver", "cpsat", "--order", "row-scan"], "--order", "--solver search"),
+        (&["--solver", "search", "--sat-config", "plain"], "--sat-config", "--solver sat"),
+        (&["--parallel", "race", "--solver", "sat"], "--parallel", "--solver search"),
     ];
     for (flags, flag, owner) in cases {
         let mut args = vec!["solve", instance.to_str().unwrap()];
