@@ -56,6 +56,14 @@ pub fn catalogue(data: &Path) -> Result<Vec<Puzzle>, Error> {
     for path in list(&data.join("heule2008"))? {
         puzzles.push(Puzzle { name: format!("heule2008/{}", stem(&path)), path, size: None, listed_solution: None });
     }
+    // The same eight with the piece order and turns shuffled (optional folder).
+    let shuffled = data.join("heule2008-shuffled");
+    if shuffled.is_dir() {
+        for path in list(&shuffled)? {
+            let name = format!("heule2008-shuffled/{}", stem(&path));
+            puzzles.push(Puzzle { name, path, size: None, listed_solution: None });
+        }
+    }
     let brendan = data.join("brendan");
     for path in list(&brendan)? {
         let name = stem(&path);
@@ -75,7 +83,7 @@ impl Puzzle {
         Ok((piece_list::parse(&self.path, &text, columns, self.size)?, columns))
     }
 
-    /// The collection: `clue-puzzles`, `heule2008` or `brendan`.
+    /// The collection: `clue-puzzles`, `heule2008`, `heule2008-shuffled` or `brendan`.
     pub fn collection(&self) -> &str {
         self.name.split('/').next().unwrap_or("")
     }

@@ -34,7 +34,7 @@ pub struct ReachConfig {
     pub colours: Vec<Colours>,
     /// Planted seeds.
     pub seeds: Vec<u64>,
-    /// Published puzzle collections to add (`heule2008`, `brendan`, `clue-puzzles`).
+    /// Published puzzle collections to add (`heule2008`, `heule2008-shuffled`, `brendan`, `clue-puzzles`).
     pub collections: Vec<String>,
     /// Largest side of a published puzzle to run.
     pub max_puzzle_side: usize,

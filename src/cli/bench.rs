@@ -56,7 +56,7 @@ pub(crate) struct ReachArgs {
     /// Planted seeds.
     #[arg(long, value_parser = numbers, default_value = "1-5")]
     seeds: Numbers,
-    /// Published puzzle collections under --data to add (heule2008, brendan, clue-puzzles).
+    /// Published puzzle collections under --data to add (heule2008, heule2008-shuffled, brendan, clue-puzzles).
     #[arg(long, value_delimiter = ',', default_value = "heule2008,brendan,clue-puzzles")]
     collections: Vec<String>,
     /// Largest side of a published puzzle to run.
