@@ -61,6 +61,12 @@ fn run() -> Result<(), String> {
 /// Outside a git checkout vergen emits placeholders with a warning, and the
 /// records say `unknown`.
 fn emit_commit() {
+    // vergen asks to run again when HEAD moves; an edit to the sources must
+    // too, or a binary built from an edited tree would carry the previous
+    // build's verdict (the commit, marked clean). Costs about a second.
+    for path in ["src", "Cargo.toml", "Cargo.lock"] {
+        println!("cargo:rerun-if-changed={path}");
+    }
     let git = vergen_gitcl::Gitcl::builder().sha(true).dirty(true).build();
     let emitted = vergen_gitcl::Emitter::default().add_instructions(&git).and_then(|e| e.emit());
     if let Err(e) = emitted {
