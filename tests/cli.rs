@@ -104,11 +104,7 @@ fn each_complete_solver_proves_an_unsolvable_board_infeasible() {
         &["--solver", "sat", "--am1", "bitwise", "--sat-config", "unsat"],
     ];
     for flags in variants {
-        let mut args = vec!["solve", instance.to_str().unwrap(), "--time-limit", "60"];
-        args.extend_from_slice(flags);
-        let output = run(&args);
-        let all = text(&output);
-        assert_eq!(output.status.code(), Some(1), "{flags:?}: {all}");
+        let all = solve_with(&instance, flags, 1);
         assert!(all.contains("status: infeasible"), "{flags:?}: {all}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
@@ -127,14 +123,21 @@ fn search_and_sat_variants_solve_small_planted_boards() {
         &["--solver", "sat", "--sat-config", "sat"],
     ];
     for flags in variants {
-        let mut args = vec!["solve", instance.to_str().unwrap(), "--time-limit", "60"];
-        args.extend_from_slice(flags);
-        let output = run(&args);
-        let all = text(&output);
-        assert_eq!(output.status.code(), Some(0), "{flags:?}: {all}");
+        let all = solve_with(&instance, flags, 0);
         assert!(all.contains("verdict: solution (score 112/112"), "{flags:?}: {all}");
     }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Solves `instance` with `flags` (60 s at most) and returns everything the
+/// binary printed, after checking its exit code.
+fn solve_with(instance: &Path, flags: &[&str], code: i32) -> String {
+    let mut args = vec!["solve", instance.to_str().unwrap(), "--time-limit", "60"];
+    args.extend_from_slice(flags);
+    let output = run(&args);
+    let all = text(&output);
+    assert_eq!(output.status.code(), Some(code), "{flags:?}: {all}");
+    all
 }
 
 #[test]

@@ -59,6 +59,11 @@ pub(crate) struct SolveArgs {
     sat: SatArgs,
 }
 
+/// The names of the flags marked given.
+fn given_flags(flags: &[(&'static str, bool)]) -> Vec<&'static str> {
+    flags.iter().filter_map(|&(name, given)| given.then_some(name)).collect()
+}
+
 /// Flags that only the SAT backend takes.
 #[derive(Args)]
 #[command(next_help_heading = "SAT options (--solver sat)")]
@@ -77,10 +82,11 @@ struct SatArgs {
 impl SatArgs {
     /// The flags given, by name.
     fn given(&self) -> Vec<&'static str> {
-        [("--sat-config", self.sat_config.is_some()), ("--am1", self.am1.is_some()), ("--no-support", self.no_support)]
-            .into_iter()
-            .filter_map(|(name, given)| given.then_some(name))
-            .collect()
+        given_flags(&[
+            ("--sat-config", self.sat_config.is_some()),
+            ("--am1", self.am1.is_some()),
+            ("--no-support", self.no_support),
+        ])
     }
 
     /// The SAT backend's options these flags ask for.
@@ -117,15 +123,12 @@ struct SearchArgs {
 impl SearchArgs {
     /// The flags given, by name.
     fn given(&self) -> Vec<&'static str> {
-        [
+        given_flags(&[
             ("--order", self.order.is_some()),
             ("--threads", self.threads.is_some()),
             ("--explain", self.explain),
             ("--parallel", self.parallel.is_some()),
-        ]
-        .into_iter()
-        .filter_map(|(name, given)| given.then_some(name))
-        .collect()
+        ])
     }
 }
 
@@ -186,33 +189,27 @@ struct DfsArgs {
 impl CpsatArgs {
     /// The flags given, by name.
     fn given(&self) -> Vec<&'static str> {
-        [
+        given_flags(&[
             ("--workers", self.workers.is_some()),
             ("--model", self.model.is_some()),
             ("--dump-model", self.dump_model.is_some()),
             ("--strategy", self.strategy.is_some()),
             ("--hint-seconds", self.hint_seconds.is_some()),
             ("--cpsat-param", !self.cpsat_params.is_empty()),
-        ]
-        .into_iter()
-        .filter_map(|(name, given)| given.then_some(name))
-        .collect()
+        ])
     }
 }
 
 impl DfsArgs {
     /// The flags given, by name.
     fn given(&self) -> Vec<&'static str> {
-        [
+        given_flags(&[
             ("--restart-nodes", self.restart_nodes.is_some()),
             ("--node-limit", self.node_limit.is_some()),
             ("--flux-prune", self.flux_prune.is_some()),
             ("--complete", self.complete),
             ("--count", self.count.is_some()),
-        ]
-        .into_iter()
-        .filter_map(|(name, given)| given.then_some(name))
-        .collect()
+        ])
     }
 }
 
