@@ -89,8 +89,8 @@ pub const FEW_COLOURS: usize = 10;
 ///   SAT solves Heule's eight in under 0.3 s where the search or CP-SAT may
 ///   need seconds or fail;
 /// - many colours (the planted 5+17 and 5+26 boards): the native search on
-///   every core, its threads on the orders with the two smallest estimated
-///   trees, from two corners; it solves 12×12 5+17 and 15×15 5+26 boards in
+///   every core, its threads sharing the tree of the order with the smallest
+///   estimate; it solves 12×12 5+17 and 15×15 5+26 boards in
 ///   about a second where CP-SAT and SAT need minutes or fail.
 pub fn default_arms(instance: &Instance, cores: u32) -> Vec<Arm> {
     let (_, interior) = instance.colour_classes();

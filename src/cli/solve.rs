@@ -102,12 +102,12 @@ impl SatArgs {
 #[derive(Args)]
 #[command(next_help_heading = "Search options (--solver search)")]
 struct SearchArgs {
-    /// The fill order: `auto` (the smallest tree by Knuth's estimate; with two
-    /// threads the two smallest race) or a name such as `row-scan`,
+    /// The fill order: `auto` (the smallest tree by Knuth's estimate; with
+    /// `--parallel race`, the two smallest from different corners) or a name such as `row-scan`,
     /// `corner-square-nw`, `fail-first-sw-t` (see --explain for the list).
     #[arg(long)]
     order: Option<search::OrderChoice>,
-    /// Search threads: 1, or 2 to race the two best orders (default: 2 on two cores).
+    /// Search threads: 1, or 2 (see --parallel; default: 2 on two cores).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=2))]
     threads: Option<u32>,
     /// Print each order's estimated tree size and the choice, on stderr.
