@@ -247,7 +247,7 @@ pub fn solve(instance: &Instance, options: &Options, stop: &AtomicBool) -> Answe
         plans.truncate(1);
         let ln_levels = best_estimate.unwrap_or_else(|| {
             let budget = Instant::now() + Duration::from_secs_f64(ESTIMATE_SECONDS / 8.0);
-            let width = PARTICLES.min(PARTICLE_CELLS / instance.grid.cells().max(1)).max(1);
+            let width = particle_width(instance);
             estimate::estimate(&plans[0], width, 1, budget, options.seed, &[stop]).ln_levels
         });
         engine::Split::new(split_level(&ln_levels, plans[0].steps.len()))
@@ -314,6 +314,12 @@ pub fn solve(instance: &Instance, options: &Options, stop: &AtomicBool) -> Answe
     answer(status, board, stats)
 }
 
+/// Particles per estimation run on `instance`: at most [`PARTICLES`], and
+/// at most [`PARTICLE_CELLS`] particle-cells.
+fn particle_width(instance: &Instance) -> usize {
+    PARTICLES.min(PARTICLE_CELLS / instance.grid.cells().max(1)).max(1)
+}
+
 /// The depth at which two threads share a plan's subtrees: the first with at
 /// least [`SPLIT_SUBTREES`] estimated nodes (the deepest the estimate reached
 /// when none has), between 1 and `steps`.
@@ -335,7 +341,7 @@ fn estimate_orders(
     let orders = Order::all();
     let budget = ESTIMATE_SECONDS.min(options.time_limit.map_or(f64::INFINITY, |t| t / 10.0)).max(0.0);
     let per_order = Duration::from_secs_f64(budget * threads as f64 / orders.len() as f64);
-    let width = PARTICLES.min(PARTICLE_CELLS / instance.grid.cells().max(1)).max(1);
+    let width = particle_width(instance);
     let found = AtomicBool::new(false);
     let share = |first: usize| {
         let mut done = Vec::new();
