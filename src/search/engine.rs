@@ -2,10 +2,12 @@
 //!
 //! The walk keeps an explicit stack of frames (the candidate range still to
 //! try at each depth, the colours the further known sides want, and the entry
-//! placed), a used-piece table and the packed colours of every cell. Placing a
-//! candidate is four stores; opening the next depth is two or three loads and
-//! one table lookup. Candidates are tried in table order, so exhausting the
-//! root proves that no solution extends the clues.
+//! placed), a used-piece table and the packed colours of every cell. A fitting
+//! candidate stores its colours and opens the next depth (four loads and one
+//! lookup in the candidate table) before it is pushed: when the next cell has
+//! no candidate at all, the placement is a leaf, counted without push or pop.
+//! Candidates are tried in table order, so exhausting the root proves that no
+//! solution extends the clues.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
@@ -81,25 +83,31 @@ impl Split {
 /// One depth of the explicit stack.
 #[derive(Clone, Copy, Debug, Default)]
 struct Frame {
-    /// Next entry to try.
+    /// Next entry to try; once a candidate is placed, the one after it.
     pos: u32,
     /// End of the candidate range.
     end: u32,
     /// Colours wanted on the further known sides, at the candidate's positions.
     want: u32,
-    /// Entry placed at this depth.
-    chosen: u32,
+}
+
+impl Frame {
+    /// The entry placed at this depth (the one before `pos`).
+    fn chosen(self) -> u32 {
+        self.pos - 1
+    }
 }
 
 /// Reads the key colours of `step` and returns its frame (range and wanted colours).
 #[inline(always)]
-fn open(step: &Step, colour_of: &[u32; SLOTS], ranges: &[[u32; 2]], colours: usize) -> Frame {
+fn open(step: &Step, colour_of: &[u32; SLOTS], starts: &[u32], colours: usize) -> Frame {
     let a = (colour_of[usize::from(step.a_src)] >> step.a_shift) & 0xFF;
     let b = (colour_of[usize::from(step.b_src)] >> step.b_shift) & 0xFF;
     let c = (colour_of[usize::from(step.c_src)] >> step.c_shift) & 0xFF;
     let d = (colour_of[usize::from(step.d_src)] >> step.d_shift) & 0xFF;
-    let [pos, end] = ranges[step.base as usize + a as usize * colours + b as usize];
-    Frame { pos, end, want: (c << step.c_put) | (d << step.d_put), chosen: 0 }
+    let key = step.base as usize + a as usize * colours + b as usize;
+    let (pos, end) = (starts[key], starts[key + 1]);
+    Frame { pos, end, want: (c << step.c_put) | (d << step.d_put) }
 }
 
 /// A zeroed fixed-size array on the heap, filled from `from`.
@@ -116,7 +124,7 @@ pub(crate) fn boxed<T: Copy + Default>(from: &[T]) -> Box<[T; SLOTS]> {
 pub(crate) fn run(plan: &Plan, limits: &Limits, stop: &AtomicBool, cancel: &AtomicBool, split: Option<&Split>) -> Run {
     let steps = &plan.steps[..];
     let entries = &plan.entries[..];
-    let ranges = &plan.ranges[..];
+    let starts = &plan.starts[..];
     let colours = plan.colours;
     let total = steps.len();
     let clues = plan.clue_board.placed();
@@ -142,7 +150,7 @@ pub(crate) fn run(plan: &Plan, limits: &Limits, stop: &AtomicBool, cancel: &Atom
         return finish(End::Solved, 0, &[]);
     }
     let mut depth = 0usize;
-    frames[0] = open(&steps[0], &colour_of, ranges, colours);
+    frames[0] = open(&steps[0], &colour_of, starts, colours);
     'descend: loop {
         let step = steps[depth];
         let frame = frames[depth];
@@ -158,16 +166,27 @@ pub(crate) fn run(plan: &Plan, limits: &Limits, stop: &AtomicBool, cancel: &Atom
                     continue;
                 }
             }
-            frames[depth].pos = (start + i + 1) as u32;
-            frames[depth].chosen = (start + i) as u32;
-            used[usize::from(entry.piece)] = true;
+            // Open the next depth before committing to this candidate: when
+            // the next cell has no candidate at all for these colours (a third
+            // of all placements on 26-colour boards), the placement is a leaf
+            // and is counted without the push and pop.
             colour_of[usize::from(step.cell)] = entry.colours;
             nodes += 1;
+            let next = steps.get(depth + 1).map_or(Frame::default(), |s| open(s, &colour_of, starts, colours));
+            if next.pos == next.end && depth + 1 < total && depth < best {
+                if depth + 1 == split_level {
+                    // A claimed subtree that is a single leaf: claim the next.
+                    target = split.map_or(0, Split::claim);
+                }
+                continue;
+            }
+            frames[depth].pos = (start + i + 1) as u32;
+            used[usize::from(entry.piece)] = true;
             depth += 1;
             if depth > best {
                 best = depth;
                 best_chosen.clear();
-                best_chosen.extend(frames[..depth].iter().map(|f| f.chosen));
+                best_chosen.extend(frames[..depth].iter().map(|f| f.chosen()));
                 if depth == total {
                     return finish(End::Solved, nodes, &best_chosen);
                 }
@@ -189,7 +208,7 @@ pub(crate) fn run(plan: &Plan, limits: &Limits, stop: &AtomicBool, cancel: &Atom
                     return finish(end, nodes, &best_chosen);
                 }
             }
-            frames[depth] = open(&steps[depth], &colour_of, ranges, colours);
+            frames[depth] = next;
             continue 'descend;
         }
         if depth == 0 {
@@ -200,6 +219,6 @@ pub(crate) fn run(plan: &Plan, limits: &Limits, stop: &AtomicBool, cancel: &Atom
             target = split.map_or(0, Split::claim);
         }
         depth -= 1;
-        used[usize::from(entries[frames[depth].chosen as usize].piece)] = false;
+        used[usize::from(entries[frames[depth].chosen() as usize].piece)] = false;
     }
 }

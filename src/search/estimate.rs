@@ -162,7 +162,8 @@ fn one_run(plan: &Plan, width: usize, rng: &mut Rng, halt: &[&AtomicBool]) -> (f
             let read = |src: u16, shift: u8| (colour_of[usize::from(src)] >> shift) & 0xFF;
             let (a, b) = (read(step.a_src, step.a_shift), read(step.b_src, step.b_shift));
             let want = (read(step.c_src, step.c_shift) << step.c_put) | (read(step.d_src, step.d_shift) << step.d_put);
-            let [lo, hi] = plan.ranges[step.base as usize + a as usize * plan.colours + b as usize];
+            let key = step.base as usize + a as usize * plan.colours + b as usize;
+            let (lo, hi) = (plan.starts[key], plan.starts[key + 1]);
             for e in lo..hi {
                 let entry = entries[e as usize];
                 let p = usize::from(entry.piece);

@@ -58,7 +58,7 @@ pub(crate) struct Step {
     pub(crate) d_put: u8,
     /// Bytes of the candidate's colours compared with C and D.
     pub(crate) mask: u32,
-    /// Start of this step's table in `Plan::ranges`; key = base + A * colours + B.
+    /// Start of this step's table in `Plan::starts`; key = base + A * colours + B.
     pub(crate) base: u32,
 }
 
@@ -71,8 +71,9 @@ pub(crate) struct Plan {
     pub(crate) steps: Vec<Step>,
     /// All candidate lists, back to back.
     pub(crate) entries: Vec<Entry>,
-    /// `[start, end)` in `entries` of each key of each table.
-    pub(crate) ranges: Vec<[u32; 2]>,
+    /// Where each key of each table starts in `entries`, then `entries.len()`:
+    /// the tables lie back to back, so key `k` holds `starts[k]..starts[k + 1]`.
+    pub(crate) starts: Vec<u32>,
     /// Number of pieces.
     pub(crate) pieces: usize,
     /// Number of colour values, grey included (max colour + 1).
@@ -167,7 +168,7 @@ impl Plan {
 
         let mut tables: HashMap<(usize, usize, usize), u32> = HashMap::new();
         let mut entries = Vec::new();
-        let mut ranges = Vec::new();
+        let mut starts = Vec::new();
         let mut rng = Rng::new(seed);
         let mut steps = Vec::new();
         for cell in order.cells(instance) {
@@ -183,8 +184,8 @@ impl Plan {
             let side_at = |k: usize| known.get(k).map_or(NO_SIDE, |&(s, _)| s);
             let (a_side, b_side) = (side_at(0), side_at(1));
             let base = *tables.entry((class, a_side, b_side)).or_insert_with(|| {
-                let base = ranges.len() as u32;
-                build_table(instance, class, a_side, b_side, colours, seed, &mut rng, &mut entries, &mut ranges);
+                let base = starts.len() as u32;
+                build_table(instance, class, a_side, b_side, colours, seed, &mut rng, &mut entries, &mut starts);
                 base
             });
             // Source of known side k: the neighbour's packed colours, shifted so
@@ -214,11 +215,12 @@ impl Plan {
             });
             fixed[cell] = true;
         }
+        starts.push(entries.len() as u32);
         Plan {
             order,
             steps,
             entries,
-            ranges,
+            starts,
             pieces: instance.pieces.len(),
             colours,
             initial_colours,
@@ -242,7 +244,7 @@ impl Plan {
     }
 }
 
-/// Appends the table of one (class, key side A, key side B): `colours²` ranges,
+/// Appends the table of one (class, key side A, key side B): `colours²` starts,
 /// key `A * colours + B` (0 for an absent side), over every (piece, rotation)
 /// showing grey exactly on the class's rim sides.
 #[allow(clippy::too_many_arguments)]
@@ -255,7 +257,7 @@ fn build_table(
     seed: u64,
     rng: &mut Rng,
     entries: &mut Vec<Entry>,
-    ranges: &mut Vec<[u32; 2]>,
+    starts: &mut Vec<u32>,
 ) {
     let mut lists: Vec<Vec<Entry>> = vec![Vec::new(); colours * colours];
     for (piece, p) in instance.pieces.iter().enumerate() {
@@ -277,8 +279,7 @@ fn build_table(
         if seed != 0 {
             rng.shuffle_small(&mut list);
         }
-        let start = entries.len() as u32;
+        starts.push(entries.len() as u32);
         entries.extend(list);
-        ranges.push([start, entries.len() as u32]);
     }
 }
