@@ -371,6 +371,71 @@ fn a_killed_cliff_bench_resumes() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `bench report --compare` writes the comparison table beside the others,
+/// from the latest run of each job; its flags come together or not at all.
+#[test]
+fn report_compares_an_arm_with_the_references() {
+    let dir = scratch("report-compare");
+    let runs = dir.join("runs.jsonl");
+    let line = |arm: &str, instance: &str, budget: f64, seconds: Option<f64>| {
+        serde_json::json!({"arm": arm, "instance": instance, "size": 5, "colours": "brendan", "seed": 0,
+                           "budget": budget, "status": if seconds.is_some() { "solved" } else { "unknown" },
+                           "solved": seconds.is_some(), "verified_score": 0, "target": 40,
+                           "seconds": seconds.unwrap_or(budget + 0.5), "nodes": null, "restarts": null,
+                           "model": null, "commit": "test", "dirty": false, "ortools": "9.15.6755", "cores": 2})
+        .to_string()
+    };
+    let lines = [
+        line("auto", "p1", 30.0, None), // run again below: the later run counts
+        line("auto", "p1", 30.0, Some(0.02)),
+        line("auto", "p2", 30.0, Some(0.04)),
+        line("search", "p1", 30.0, Some(0.02)),
+        line("search", "p2", 30.0, None),
+        line("python-element", "p1", 30.0, Some(0.4)),
+        line("python-element", "p2", 30.0, None),
+        line("minizinc-gecode", "p1", 30.0, None),
+        line("minizinc-gecode", "p2", 30.0, None),
+        line("auto", "p1", 600.0, Some(0.02)),
+    ];
+    std::fs::write(&runs, lines.join("\n") + "\n").unwrap();
+    let (table, svg, compare) = (dir.join("table.md"), dir.join("chart.svg"), dir.join("compare.md"));
+    let s = |p: &Path| p.to_str().unwrap().to_owned();
+    let report = |more: &[&str]| {
+        let mut args = vec!["bench".to_owned(), "report".to_owned(), s(&runs), "--out".to_owned(), s(&table)];
+        args.extend(["--svg".to_owned(), s(&svg)]);
+        args.extend(more.iter().map(|a| (*a).to_owned()));
+        bin().args(&args).output().unwrap()
+    };
+    let output = report(&["--compare", "auto", "--compare-out", &s(&compare)]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let written = std::fs::read_to_string(&compare).unwrap();
+    assert!(
+        written.contains(
+            "| brendan 5×5 | 30 | 2 | 2/2 | 0.030 | 1/2 / 15.20 | 0/2 / 30.00 | search (1, 15.01) | 506.7× |"
+        ),
+        "{written}"
+    );
+    assert!(written.contains("Left out, for want of a board they all ran: brendan 5×5 at 600 s."), "{written}");
+    assert!(std::fs::read_to_string(&table).unwrap().contains("| brendan | 5×5 | auto | 30 | 2/2 |"));
+    // One reference: the same boards, compared with MiniZinc alone.
+    let output = report(&["--compare", "auto", "--references", "minizinc-gecode", "--compare-out", &s(&compare)]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    assert!(std::fs::read_to_string(&compare).unwrap().contains("| 0/2 / 30.00 | search (1, 15.01) | — |"));
+    // A flag without the others, or the compared arm among the references: exit 2, nothing written.
+    std::fs::remove_file(&compare).unwrap();
+    for bad in [
+        &["--compare", "auto"][..],
+        &["--compare-out", &s(&compare)],
+        &["--references", "sat", "--compare-out", &s(&compare)],
+        &["--compare", "auto", "--references", "auto", "--compare-out", &s(&compare)],
+    ] {
+        let output = report(bad);
+        assert_eq!(output.status.code(), Some(2), "{bad:?}: {}", text(&output));
+        assert!(!compare.exists(), "{bad:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// Ctrl-C (SIGINT) stops CP-SAT through the bridge's stop call: the command
 /// says "interrupted" and exits 130 long before its time limit.
 #[test]

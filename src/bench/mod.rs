@@ -1,6 +1,7 @@
 //! Benchmarks whose records go to `results/`: each run solved, verified and timed, with its provenance.
 
 pub mod cliff;
+pub mod compare;
 pub mod dfs_speed;
 pub mod external;
 pub mod reach;

@@ -39,15 +39,29 @@ pub struct Summary {
     pub workers: Vec<u64>,
 }
 
-/// Groups runs by rung. When one job appears more than once (several runs
-/// files), the last one read counts.
-pub fn summarize(runs: &[Run]) -> BTreeMap<Rung, Summary> {
-    let mut latest: BTreeMap<(BenchArm, String, u64), &Run> = BTreeMap::new();
+/// A job: arm, instance and budget in milliseconds.
+pub type Job = (BenchArm, String, u64);
+
+/// The runs that count, by job: when one job appears more than once (several
+/// runs files, or a job run again), the last one read.
+pub fn latest(runs: &[Run]) -> BTreeMap<Job, &Run> {
+    let mut latest: BTreeMap<Job, &Run> = BTreeMap::new();
     for run in runs {
-        let _ = latest.insert((run.arm, run.instance.clone(), (run.budget * 1000.0).round() as u64), run);
+        let _ = latest.insert((run.arm, run.instance.clone(), budget_ms(run.budget)), run);
     }
+    latest
+}
+
+/// A budget in seconds as whole milliseconds, to sort and group by.
+pub(crate) fn budget_ms(seconds: f64) -> u64 {
+    (seconds * 1000.0).round() as u64
+}
+
+/// Groups runs by rung. When one job appears more than once (several runs
+/// files), the last one read counts (see [`latest`]).
+pub fn summarize(runs: &[Run]) -> BTreeMap<Rung, Summary> {
     let mut rungs: BTreeMap<Rung, Summary> = BTreeMap::new();
-    for ((arm, _, budget_ms), run) in latest {
+    for ((arm, _, budget_ms), run) in latest(runs) {
         let rung = Rung { colours: run.colours.clone(), size: run.size as u64, arm: arm.name().to_owned(), budget_ms };
         let s = rungs.entry(rung).or_default();
         s.runs += 1;
@@ -85,7 +99,8 @@ fn secs(s: f64) -> String {
     if s < 10.0 { format!("{s:.2}") } else { format!("{s:.1}") }
 }
 
-fn budget(ms: u64) -> String {
+/// A budget in milliseconds as seconds, without a fraction when whole.
+pub(crate) fn budget(ms: u64) -> String {
     let s = ms as f64 / 1000.0;
     if s.fract() == 0.0 { format!("{s:.0}") } else { format!("{s}") }
 }

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::{Context as _, Result};
 use clap::{Args, Subcommand};
 use edgematch::bench::records::{BenchArm, ExternalRun, Run};
-use edgematch::bench::{self, Provenance, cliff, external, reach, report, runs};
+use edgematch::bench::{self, Provenance, cliff, compare, external, reach, report, runs};
 use edgematch::cpsat::{self, model::Formulation};
 use edgematch::interrupt;
 use edgematch::puzzle::MAX_SIDE;
@@ -24,7 +24,7 @@ pub(crate) enum BenchCommand {
     Spine(SpineArgs),
     /// DFS and CP-SAT, one after the other, on the same planted boards; appends to a runs file.
     Cliff(CliffArgs),
-    /// Merge runs files into a markdown table and an SVG chart.
+    /// Merge runs files into a markdown table and an SVG chart (and, with --compare, a comparison table).
     Report(ReportArgs),
     /// DFS placements per second on one thread.
     DfsSpeed(DfsSpeedArgs),
@@ -183,6 +183,16 @@ pub(crate) struct ReportArgs {
     /// Keep only the runs on these colour settings or collections (e.g. 5+17,5+26 or heule2008).
     #[arg(long, value_delimiter = ',')]
     only: Vec<String>,
+    /// Also compare this arm (e.g. auto) with --references, rung by rung and
+    /// budget by budget on the boards they all ran, as a markdown table at --compare-out.
+    #[arg(long, requires = "compare_out")]
+    compare: Option<BenchArm>,
+    /// The reference arms that --compare compares with.
+    #[arg(long, value_delimiter = ',', default_value = "python-element,minizinc-gecode", requires = "compare")]
+    references: Vec<BenchArm>,
+    /// The markdown table of --compare to write.
+    #[arg(long, requires = "compare")]
+    compare_out: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -338,10 +348,20 @@ fn report(args: ReportArgs) -> Result<ExitCode> {
         }
         all.append(&mut more);
     }
+    let comparison = args.compare.map(|arm| compare::compare(&all, arm, &args.references)).transpose()?;
     let rungs = report::summarize(&all);
     edgematch::output::write_atomic(&args.out, report::markdown(&rungs).as_bytes())?;
     edgematch::output::write_atomic(&args.svg, report::svg(&rungs).as_bytes())?;
     eprintln!("wrote {} and {} ({} runs)", args.out.display(), args.svg.display(), all.len());
+    if let (Some(comparison), Some(path)) = (comparison, &args.compare_out) {
+        edgematch::output::write_atomic(path, compare::markdown(&comparison).as_bytes())?;
+        eprintln!(
+            "wrote {} ({} rows, {} rungs left out)",
+            path.display(),
+            comparison.rows.len(),
+            comparison.left_out.len()
+        );
+    }
     Ok(ExitCode::SUCCESS)
 }
 
