@@ -1,18 +1,24 @@
 //! The depth-first engine: a complete, exact-match backtracking walk over one plan.
 //!
 //! The walk keeps an explicit stack of frames (the candidate range still to
-//! try at each depth, the colours the further known sides want, and the entry
+//! try at each depth, the colours the further known sides want, and the piece
 //! placed), a used-piece table and the packed colours of every cell. A fitting
-//! candidate stores its colours and opens the next depth (four loads and one
+//! candidate stores its colours and opens the next depth (two loads and one
 //! lookup in the candidate table) before it is pushed: when the next cell has
 //! no candidate at all, the placement is a leaf, counted without push or pop.
 //! Candidates are tried in table order, so exhausting the root proves that no
 //! solution extends the clues.
+//!
+//! Nearly all the time is spent between the split level and the deepest depth
+//! reached so far, where no subtree is claimed and no board is recorded: there
+//! [`walk_fast`] runs a loop with nothing else in it (its table lookups are
+//! unchecked, the bounds having been checked once per run), and hands back to
+//! the general loop at the edges of that band and to poll the clock.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-use super::plan::{Plan, SLOTS, Step};
+use super::plan::{Entry, Plan, SLOTS, Step};
 use crate::puzzle::Board;
 
 /// Placements between two looks at the clock and the stop flags.
@@ -89,6 +95,8 @@ struct Frame {
     end: u32,
     /// Colours wanted on the further known sides, at the candidate's positions.
     want: u32,
+    /// The piece placed at this depth (valid while a deeper depth is open).
+    piece: u16,
 }
 
 impl Frame {
@@ -103,11 +111,18 @@ impl Frame {
 fn open(step: &Step, colour_of: &[u32; SLOTS], starts: &[u32], colours: usize) -> Frame {
     let a = (colour_of[usize::from(step.a_src)] >> step.a_shift) & 0xFF;
     let b = (colour_of[usize::from(step.b_src)] >> step.b_shift) & 0xFF;
-    let c = (colour_of[usize::from(step.c_src)] >> step.c_shift) & 0xFF;
-    let d = (colour_of[usize::from(step.d_src)] >> step.d_shift) & 0xFF;
     let key = step.base as usize + a as usize * colours + b as usize;
     let (pos, end) = (starts[key], starts[key + 1]);
-    Frame { pos, end, want: (c << step.c_put) | (d << step.d_put) }
+    Frame { pos, end, want: wanted(step, colour_of), piece: 0 }
+}
+
+/// The colours `step`'s cell must show on its further known sides C and D,
+/// at the candidate's positions (0 where there is none).
+#[inline(always)]
+fn wanted(step: &Step, colour_of: &[u32; SLOTS]) -> u32 {
+    let c = (colour_of[usize::from(step.c_src)] >> step.c_shift) & 0xFF;
+    let d = (colour_of[usize::from(step.d_src)] >> step.d_shift) & 0xFF;
+    (c << step.c_put) | (d << step.d_put)
 }
 
 /// A zeroed fixed-size array on the heap, filled from `from`.
@@ -117,29 +132,222 @@ pub(crate) fn boxed<T: Copy + Default>(from: &[T]) -> Box<[T; SLOTS]> {
     v.into_boxed_slice().try_into().unwrap_or_else(|_| unreachable!("SLOTS long"))
 }
 
+/// The outcome of scanning one depth's candidates.
+enum Scan {
+    /// Candidate `pos - 1` was placed at this depth; `next` opens the next depth.
+    Placed { pos: u32, piece: u16, next: Frame },
+    /// No candidate left.
+    Exhausted,
+}
+
+/// The subtrees a run explores when it shares a tree (see [`Split`]).
+struct Share<'a> {
+    split: Option<&'a Split>,
+    /// The split level (`usize::MAX` without a split).
+    level: usize,
+    /// Subtree roots seen so far.
+    seen: u64,
+    /// The root this run explores next.
+    target: u64,
+}
+
+impl Share<'_> {
+    fn claim(&mut self) {
+        self.target = self.split.map_or(0, Split::claim);
+    }
+}
+
+/// Scans candidates `frame.pos..frame.end` of `step` for the first one that
+/// fits: at the split level only claimed subtree roots are placed, and a
+/// candidate whose next cell (`next_step`) has no candidate is a leaf, counted
+/// in `nodes` but not placed unless `keep_leaves` (the last cell, or deeper
+/// than any board seen, whose board is recorded). [`walk_fast`] does the same
+/// where neither applies.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn scan_general(
+    step: &Step,
+    next_step: &Step,
+    frame: Frame,
+    entries: &[Entry],
+    starts: &[u32],
+    colours: usize,
+    colour_of: &mut [u32; SLOTS],
+    used: &[bool; SLOTS],
+    nodes: &mut u64,
+    at_split: bool,
+    keep_leaves: bool,
+    share: &mut Share,
+) -> Scan {
+    let candidates = &entries[frame.pos as usize..frame.end as usize];
+    for (i, entry) in candidates.iter().enumerate() {
+        if used[usize::from(entry.piece)] || entry.colours & step.mask != frame.want {
+            continue;
+        }
+        if at_split {
+            // The root of a subtree (every fitting candidate counts, so that
+            // all runs number them alike): explore it only if claimed.
+            share.seen += 1;
+            if share.seen - 1 != share.target {
+                continue;
+            }
+        }
+        colour_of[usize::from(step.cell)] = entry.colours;
+        *nodes += 1;
+        let next = open(next_step, colour_of, starts, colours);
+        if next.pos == next.end && !keep_leaves {
+            if at_split {
+                // A claimed subtree that is a single leaf: claim the next.
+                share.claim();
+            }
+            continue;
+        }
+        return Scan::Placed { pos: frame.pos + i as u32 + 1, piece: entry.piece, next };
+    }
+    Scan::Exhausted
+}
+
+/// The shared state of a walk, for [`walk_fast`].
+struct Walk<'a> {
+    steps: &'a [Step],
+    entries: &'a [Entry],
+    starts: &'a [u32],
+    colours: usize,
+    colour_of: Box<[u32; SLOTS]>,
+    used: Box<[bool; SLOTS]>,
+    frames: Vec<Frame>,
+    nodes: u64,
+}
+
+/// How [`walk_fast`] handed back.
+enum Handback {
+    /// A candidate was placed, reaching the depth returned.
+    Pushed,
+    /// Every candidate of the frame at the depth returned is tried.
+    Exhausted,
+}
+
+/// The walk's inner loop, from `depth` for as long as it stays at depths in
+/// `lo..hi`, where no depth is the split level's parent, the last one, or at
+/// least the deepest seen (so every leaf is skipped and nothing is recorded),
+/// and until `nodes` reaches `poll_at`. Returns the depth reached and why it
+/// handed back: a placement reached `hi` or the poll, or the frame at `lo`
+/// (or at the depth returned, when it is `lo`) is exhausted.
+///
+/// Indexing is unchecked: `Walk::new` checked once that every key of every
+/// step lies inside `starts` and every range inside `entries`, and `lo..hi`
+/// lies inside `frames` and `steps` (which has one step past the last).
+#[inline(never)]
+fn walk_fast(w: &mut Walk, mut depth: usize, lo: usize, hi: usize, poll_at: u64) -> (usize, Handback) {
+    debug_assert!(lo <= depth && depth < hi && hi < w.frames.len() && hi < w.steps.len());
+    let (steps, entries, starts, colours) = (w.steps, w.entries, w.starts, w.colours);
+    let colour_of = &mut *w.colour_of;
+    let used = &mut *w.used;
+    let frames = &mut w.frames[..];
+    let mut nodes = w.nodes;
+    let handback = 'frame: loop {
+        // SAFETY: depth < hi < steps.len() and frames.len() (checked above,
+        // kept by the loop: depth only grows up to hi, shrinks down to lo).
+        let (step, next_step) = unsafe { (steps.get_unchecked(depth), steps.get_unchecked(depth + 1)) };
+        let frame = unsafe { *frames.get_unchecked(depth) };
+        let mut pos = frame.pos;
+        while pos < frame.end {
+            // SAFETY: frame ranges lie inside entries (Walk::new).
+            let entry = unsafe { *entries.get_unchecked(pos as usize) };
+            pos += 1;
+            if used[usize::from(entry.piece)] || entry.colours & step.mask != frame.want {
+                continue;
+            }
+            colour_of[usize::from(step.cell)] = entry.colours;
+            nodes += 1;
+            let next = open_unchecked(next_step, colour_of, starts, colours);
+            if next.pos == next.end {
+                continue;
+            }
+            used[usize::from(entry.piece)] = true;
+            // SAFETY: depth + 1 <= hi < frames.len().
+            unsafe {
+                let placed = frames.get_unchecked_mut(depth);
+                placed.pos = pos;
+                placed.piece = entry.piece;
+                *frames.get_unchecked_mut(depth + 1) = next;
+            }
+            depth += 1;
+            if depth == hi || nodes >= poll_at {
+                break 'frame Handback::Pushed;
+            }
+            continue 'frame;
+        }
+        if depth == lo {
+            break Handback::Exhausted;
+        }
+        depth -= 1;
+        // SAFETY: lo <= depth < hi.
+        let piece = unsafe { frames.get_unchecked(depth).piece };
+        used[usize::from(piece)] = false;
+    };
+    w.nodes = nodes;
+    (depth, handback)
+}
+
+/// [`open`] without the bounds checks of the table lookup.
+#[inline(always)]
+fn open_unchecked(step: &Step, colour_of: &[u32; SLOTS], starts: &[u32], colours: usize) -> Frame {
+    let a = (colour_of[usize::from(step.a_src)] >> step.a_shift) & 0xFF;
+    let b = (colour_of[usize::from(step.b_src)] >> step.b_shift) & 0xFF;
+    let key = step.base as usize + a as usize * colours + b as usize;
+    // SAFETY: a and b are colours (< colours), and every step's table has
+    // colours² keys inside starts, plus the final end (Walk::new).
+    let (pos, end) = unsafe { (*starts.get_unchecked(key), *starts.get_unchecked(key + 1)) };
+    Frame { pos, end, want: wanted(step, colour_of), piece: 0 }
+}
+
+impl<'a> Walk<'a> {
+    /// A walk over `plan` with `steps` (the plan's, and a dummy past the last)
+    /// at the root. Panics if a table key or range could fall outside its
+    /// array, which `walk_fast` relies on.
+    fn new(plan: &'a Plan, steps: &'a [Step]) -> Walk<'a> {
+        let keys = plan.colours * plan.colours;
+        assert!(steps.iter().all(|s| s.base as usize + keys < plan.starts.len()), "a table lies outside starts");
+        assert!(plan.starts.windows(2).all(|w| w[0] <= w[1]), "table ranges out of order");
+        assert!(plan.starts.last().is_none_or(|&e| e as usize <= plan.entries.len()), "a range lies outside entries");
+        let colours_ok = |c: u32| c.to_le_bytes().iter().all(|&b| usize::from(b) < plan.colours);
+        assert!(plan.entries.iter().all(|e| colours_ok(e.colours)), "an entry shows a colour out of range");
+        assert!(plan.initial_colours.iter().all(|&c| colours_ok(c)), "a clue shows a colour out of range");
+        Walk {
+            steps,
+            entries: &plan.entries,
+            starts: &plan.starts,
+            colours: plan.colours,
+            colour_of: boxed(&plan.initial_colours),
+            used: boxed(&plan.initial_used),
+            frames: vec![Frame::default(); steps.len()],
+            nodes: 0,
+        }
+    }
+}
+
 /// Walks the tree of `plan` until a solution, exhaustion, a limit, `stop`, or
 /// `cancel` (raised by a sibling run that finished). With `split`, only the
 /// subtrees this run claims below the split level are explored, and
 /// `Exhausted` means that no subtree is left to claim.
 pub(crate) fn run(plan: &Plan, limits: &Limits, stop: &AtomicBool, cancel: &AtomicBool, split: Option<&Split>) -> Run {
-    let steps = &plan.steps[..];
-    let entries = &plan.entries[..];
-    let starts = &plan.starts[..];
-    let colours = plan.colours;
-    let total = steps.len();
+    let total = plan.steps.len();
+    // The steps with a dummy after the last, so that opening "the next
+    // depth" needs no test (the dummy reads the sentinel; its range is unused).
+    let sentinel = plan.sentinel();
+    let dummy = Step { a_src: sentinel, b_src: sentinel, c_src: sentinel, d_src: sentinel, ..Step::default() };
+    let steps: Vec<Step> = plan.steps.iter().copied().chain([dummy]).collect();
+    let mut w = Walk::new(plan, &steps);
     let clues = plan.clue_board.placed();
-    let mut colour_of = boxed(&plan.initial_colours);
-    let mut used = boxed(&plan.initial_used);
-    let mut frames = vec![Frame::default(); total + 1];
-    let mut nodes = 0u64;
     let mut next_poll = POLL;
     let mut best = 0usize;
     let mut best_chosen: Vec<u32> = Vec::new();
-    // The split level (never reached without a split), the subtrees seen
-    // there so far and the one this run explores next.
-    let split_level = split.map_or(usize::MAX, |s| s.level);
-    let mut seen = 0u64;
-    let mut target = split.map_or(0, Split::claim);
+    let mut share = Share { split, level: split.map_or(usize::MAX, |s| s.level), seen: 0, target: 0 };
+    share.claim();
+    // The fast walk runs at depths from the split level (0 without a split)
+    // up to the deepest seen, short of the last.
+    let lo = if split.is_some() { share.level } else { 0 };
     let finish = |end: End, nodes: u64, best_chosen: &[u32]| Run {
         end,
         nodes,
@@ -150,75 +358,84 @@ pub(crate) fn run(plan: &Plan, limits: &Limits, stop: &AtomicBool, cancel: &Atom
         return finish(End::Solved, 0, &[]);
     }
     let mut depth = 0usize;
-    frames[0] = open(&steps[0], &colour_of, starts, colours);
-    'descend: loop {
-        let step = steps[depth];
-        let frame = frames[depth];
-        let (start, end) = (frame.pos as usize, frame.end as usize);
-        for (i, entry) in entries[start..end].iter().enumerate() {
-            if used[usize::from(entry.piece)] || entry.colours & step.mask != frame.want {
-                continue;
+    w.frames[0] = open(&steps[0], &w.colour_of, w.starts, w.colours);
+    loop {
+        let hi = best.min(total - 1);
+        let handback = if lo <= depth && depth < hi {
+            let (reached, handback) = walk_fast(&mut w, depth, lo, hi, next_poll);
+            depth = reached;
+            handback
+        } else {
+            let (step, next_step, frame) = (&steps[depth], &steps[depth + 1], w.frames[depth]);
+            let at_split = depth + 1 == share.level;
+            let keep_leaves = depth + 1 == total || depth >= best;
+            let scan = scan_general(
+                step,
+                next_step,
+                frame,
+                w.entries,
+                w.starts,
+                w.colours,
+                &mut w.colour_of,
+                &w.used,
+                &mut w.nodes,
+                at_split,
+                keep_leaves,
+                &mut share,
+            );
+            match scan {
+                Scan::Placed { pos, piece, next } => {
+                    w.used[usize::from(piece)] = true;
+                    w.frames[depth].pos = pos;
+                    w.frames[depth].piece = piece;
+                    depth += 1;
+                    w.frames[depth] = next;
+                    Handback::Pushed
+                }
+                Scan::Exhausted => Handback::Exhausted,
             }
-            if depth + 1 == split_level {
-                // The root of a subtree: explore it only if this run claimed it.
-                seen += 1;
-                if seen - 1 != target {
-                    continue;
+        };
+        match handback {
+            Handback::Exhausted => {
+                // Every candidate of this depth tried: back up.
+                if depth == 0 {
+                    return finish(End::Exhausted, w.nodes, &best_chosen);
+                }
+                if depth == share.level {
+                    // Back from a claimed subtree: claim the next one.
+                    share.claim();
+                }
+                depth -= 1;
+                w.used[usize::from(w.frames[depth].piece)] = false;
+            }
+            Handback::Pushed => {
+                if depth > best {
+                    best = depth;
+                    best_chosen.clear();
+                    best_chosen.extend(w.frames[..depth].iter().map(|f| f.chosen()));
+                    if depth == total {
+                        return finish(End::Solved, w.nodes, &best_chosen);
+                    }
+                }
+                let nodes = w.nodes;
+                if nodes >= next_poll {
+                    next_poll = nodes + POLL;
+                    let end = if stop.load(Ordering::Relaxed) {
+                        Some(End::Stopped)
+                    } else if cancel.load(Ordering::Relaxed) {
+                        Some(End::Cancelled)
+                    } else if limits.node_limit.is_some_and(|l| nodes >= l)
+                        || limits.deadline.is_some_and(|d| Instant::now() >= d)
+                    {
+                        Some(End::Limit)
+                    } else {
+                        None
+                    };
+                    if let Some(end) = end {
+                        return finish(end, nodes, &best_chosen);
+                    }
                 }
             }
-            // Open the next depth before committing to this candidate: when
-            // the next cell has no candidate at all for these colours (a third
-            // of all placements on 26-colour boards), the placement is a leaf
-            // and is counted without the push and pop.
-            colour_of[usize::from(step.cell)] = entry.colours;
-            nodes += 1;
-            let next = steps.get(depth + 1).map_or(Frame::default(), |s| open(s, &colour_of, starts, colours));
-            if next.pos == next.end && depth + 1 < total && depth < best {
-                if depth + 1 == split_level {
-                    // A claimed subtree that is a single leaf: claim the next.
-                    target = split.map_or(0, Split::claim);
-                }
-                continue;
-            }
-            frames[depth].pos = (start + i + 1) as u32;
-            used[usize::from(entry.piece)] = true;
-            depth += 1;
-            if depth > best {
-                best = depth;
-                best_chosen.clear();
-                best_chosen.extend(frames[..depth].iter().map(|f| f.chosen()));
-                if depth == total {
-                    return finish(End::Solved, nodes, &best_chosen);
-                }
-            }
-            if nodes >= next_poll {
-                next_poll = nodes + POLL;
-                let end = if stop.load(Ordering::Relaxed) {
-                    Some(End::Stopped)
-                } else if cancel.load(Ordering::Relaxed) {
-                    Some(End::Cancelled)
-                } else if limits.node_limit.is_some_and(|l| nodes >= l)
-                    || limits.deadline.is_some_and(|d| Instant::now() >= d)
-                {
-                    Some(End::Limit)
-                } else {
-                    None
-                };
-                if let Some(end) = end {
-                    return finish(end, nodes, &best_chosen);
-                }
-            }
-            frames[depth] = next;
-            continue 'descend;
         }
-        if depth == 0 {
-            return finish(End::Exhausted, nodes, &best_chosen);
-        }
-        if depth == split_level {
-            // Back from a claimed subtree: claim the next one.
-            target = split.map_or(0, Split::claim);
-        }
-        depth -= 1;
-        used[usize::from(entries[frames[depth].chosen() as usize].piece)] = false;
     }
 }

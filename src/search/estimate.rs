@@ -49,6 +49,13 @@ impl Estimate {
     pub(crate) fn nodes(&self) -> f64 {
         self.ln_nodes.exp()
     }
+
+    /// The depth with the most estimated nodes, and that number (0 and 1,
+    /// the root, when no run placed a cell).
+    pub(crate) fn peak(&self) -> (usize, f64) {
+        let widest = self.ln_levels.iter().enumerate().max_by(|a, b| a.1.total_cmp(b.1));
+        widest.map_or((0, 1.0), |(i, l)| (i + 1, l.exp()))
+    }
 }
 
 /// ln(e^x + e^y) without overflow.

@@ -203,9 +203,11 @@ pub fn solve(instance: &Instance, options: &Options, stop: &AtomicBool) -> Answe
         for (plan, est) in estimate_orders(instance, options, threads, stop) {
             let name = plan.order.name();
             if options.explain {
+                let (peak_depth, peak) = est.peak();
                 eprintln!(
-                    "search: {name:<20} estimate {:>10.3e} nodes ({} runs of {} particles, mean depth {:.1} of {})",
+                    "search: {name:<20} estimate {:>10.3e} nodes, widest level {:.1e} at depth {peak_depth} ({} runs of {} particles, mean depth {:.1} of {})",
                     est.nodes(),
+                    peak,
                     est.runs,
                     est.width,
                     est.mean_depth,

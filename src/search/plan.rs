@@ -229,6 +229,11 @@ impl Plan {
         }
     }
 
+    /// The sentinel cell: it shows 0 on every side and is never filled.
+    pub(crate) fn sentinel(&self) -> u16 {
+        self.clue_board.cells.len() as u16
+    }
+
     /// The board of the clues plus the first `chosen.len()` steps, step `i`
     /// holding entry `chosen[i]`.
     pub(crate) fn board(&self, chosen: &[u32]) -> Board {
