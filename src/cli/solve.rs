@@ -118,6 +118,12 @@ struct SearchArgs {
     /// `race` (each its own order, the first to finish wins).
     #[arg(long)]
     parallel: Option<search::Parallel>,
+    /// Test each strip of the fill order for completion (with pieces'
+    /// reuse allowed) when the search enters it, and place only candidates
+    /// it admits: `auto` (when the estimator says it shrinks the tree at
+    /// least 2.5 times; the default), `on` or `off`.
+    #[arg(long)]
+    strip_test: Option<search::StripTest>,
 }
 
 impl SearchArgs {
@@ -128,6 +134,7 @@ impl SearchArgs {
             ("--threads", self.threads.is_some()),
             ("--explain", self.explain),
             ("--parallel", self.parallel.is_some()),
+            ("--strip-test", self.strip_test.is_some()),
         ])
     }
 }
@@ -261,6 +268,7 @@ impl SolveArgs {
                     order: self.search.order.unwrap_or_default(),
                     explain: self.search.explain,
                     parallel: self.search.parallel.unwrap_or_default(),
+                    strips: self.search.strip_test.unwrap_or_default(),
                     ..search::Options::default()
                 })
             }

@@ -18,6 +18,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
+use super::chain::Chains;
 use super::plan::{Entry, Plan, SLOTS, Step};
 use crate::puzzle::Board;
 
@@ -178,10 +179,11 @@ fn scan_general(
     at_split: bool,
     keep_leaves: bool,
     share: &mut Share,
+    admits_next: impl Fn(u32) -> bool,
 ) -> Scan {
     let candidates = &entries[frame.pos as usize..frame.end as usize];
     for (i, entry) in candidates.iter().enumerate() {
-        if used[usize::from(entry.piece)] || entry.colours & step.mask != frame.want {
+        if used[usize::from(entry.piece)] || entry.colours & step.mask != frame.want || !admits_next(entry.colours) {
             continue;
         }
         if at_split {
@@ -217,6 +219,9 @@ struct Walk<'a> {
     used: Box<[bool; SLOTS]>,
     frames: Vec<Frame>,
     nodes: u64,
+    chains: &'a Chains,
+    /// Per depth, the link colours the depth's chain step admits (see `chain.rs`).
+    admitted: Vec<u64>,
 }
 
 /// How [`walk_fast`] handed back.
@@ -244,18 +249,27 @@ fn walk_fast(w: &mut Walk, mut depth: usize, lo: usize, hi: usize, poll_at: u64)
     let colour_of = &mut *w.colour_of;
     let used = &mut *w.used;
     let frames = &mut w.frames[..];
+    let chains = w.chains;
+    let admitted = &mut w.admitted[..];
     let mut nodes = w.nodes;
     let handback = 'frame: loop {
         // SAFETY: depth < hi < steps.len() and frames.len() (checked above,
         // kept by the loop: depth only grows up to hi, shrinks down to lo).
         let (step, next_step) = unsafe { (steps.get_unchecked(depth), steps.get_unchecked(depth + 1)) };
         let frame = unsafe { *frames.get_unchecked(depth) };
+        // What the next step of this depth's chain admits (everything when
+        // the next step is in no chain with it: its entry stays all ones).
+        // SAFETY: depth + 1 <= hi < admitted.len().
+        let (admit, shift) = (unsafe { *admitted.get_unchecked(depth + 1) }, u32::from(step.filter_shift));
         let mut pos = frame.pos;
         while pos < frame.end {
             // SAFETY: frame ranges lie inside entries (Walk::new).
             let entry = unsafe { *entries.get_unchecked(pos as usize) };
             pos += 1;
             if used[usize::from(entry.piece)] || entry.colours & step.mask != frame.want {
+                continue;
+            }
+            if (admit >> ((entry.colours >> shift) & 63)) & 1 == 0 {
                 continue;
             }
             colour_of[usize::from(step.cell)] = entry.colours;
@@ -273,6 +287,9 @@ fn walk_fast(w: &mut Walk, mut depth: usize, lo: usize, hi: usize, poll_at: u64)
                 *frames.get_unchecked_mut(depth + 1) = next;
             }
             depth += 1;
+            if next_step.begins_chain {
+                chains.begin(depth, &colour_of[..], &mut admitted[depth + 1..]);
+            }
             if depth == hi || nodes >= poll_at {
                 break 'frame Handback::Pushed;
             }
@@ -323,6 +340,8 @@ impl<'a> Walk<'a> {
             used: boxed(&plan.initial_used),
             frames: vec![Frame::default(); steps.len()],
             nodes: 0,
+            chains: &plan.chains,
+            admitted: vec![u64::MAX; steps.len() + 1],
         }
     }
 }
@@ -359,6 +378,9 @@ pub(crate) fn run(plan: &Plan, limits: &Limits, stop: &AtomicBool, cancel: &Atom
     }
     let mut depth = 0usize;
     w.frames[0] = open(&steps[0], &w.colour_of, w.starts, w.colours);
+    if steps[0].begins_chain {
+        w.chains.begin(0, &w.colour_of[..], &mut w.admitted[1..]);
+    }
     loop {
         let hi = best.min(total - 1);
         let handback = if lo <= depth && depth < hi {
@@ -382,6 +404,10 @@ pub(crate) fn run(plan: &Plan, limits: &Limits, stop: &AtomicBool, cancel: &Atom
                 at_split,
                 keep_leaves,
                 &mut share,
+                {
+                    let (admit, shift) = w.chains.filter(depth, &w.admitted);
+                    move |shown: u32| (admit >> ((shown >> shift) & 63)) & 1 != 0
+                },
             );
             match scan {
                 Scan::Placed { pos, piece, next } => {
@@ -390,6 +416,9 @@ pub(crate) fn run(plan: &Plan, limits: &Limits, stop: &AtomicBool, cancel: &Atom
                     w.frames[depth].piece = piece;
                     depth += 1;
                     w.frames[depth] = next;
+                    if steps[depth].begins_chain {
+                        w.chains.begin(depth, &w.colour_of[..], &mut w.admitted[depth + 1..]);
+                    }
                     Handback::Pushed
                 }
                 Scan::Exhausted => Handback::Exhausted,

@@ -71,6 +71,8 @@ struct Population {
     colours: Vec<u32>,
     used: Vec<u64>,
     weight: Vec<f64>,
+    /// What each step of the particle's current chain admits (see `chain.rs`).
+    admitted: Vec<u64>,
 }
 
 impl Population {
@@ -82,6 +84,7 @@ impl Population {
         self.colours.clear();
         self.used.clear();
         self.weight.clear();
+        self.admitted.clear();
     }
 }
 
@@ -147,6 +150,13 @@ fn one_run(plan: &Plan, width: usize, rng: &mut Rng, halt: &[&AtomicBool]) -> (f
         now.used[p / 64] |= 1 << (p % 64);
     }
     now.weight.push(1.0);
+    let chains = &plan.chains;
+    // Admitted masks per particle: one per later step of the longest chain.
+    let span = chains.longest.max(1);
+    now.admitted.resize(span, u64::MAX);
+    if steps.first().is_some_and(|s| s.begins_chain) {
+        chains.begin(0, &now.colours, &mut now.admitted);
+    }
     // The root counts as one node; weights are relative to e^ln_scale.
     let mut ln_total = 0.0f64;
     let mut ln_scale = 0.0f64;
@@ -156,16 +166,20 @@ fn one_run(plan: &Plan, width: usize, rng: &mut Rng, halt: &[&AtomicBool]) -> (f
     // that spell out a particle's board.
     let mut trail: Vec<Vec<(u32, u32)>> = Vec::with_capacity(steps.len());
     let mut levels: Vec<f64> = Vec::with_capacity(steps.len());
-    for step in steps {
+    for (d, step) in steps.iter().enumerate() {
         // A run on a wide board takes a while: a raised flag cuts it short (its
         // estimate is then not used, the caller stops too).
         if halt.iter().any(|h| h.load(Ordering::Relaxed)) {
             return (ln_total, levels, None);
         }
         children.clear();
+        // The filter of this depth's chain: which slot of a particle's masks.
+        let slot = chains.filtered[d].then(|| d - chains.start_of[d] as usize);
+        let shift = step.filter_shift;
         for k in 0..now.len() {
             let colour_of = &now.colours[k * cells..(k + 1) * cells];
             let used = &now.used[k * words..(k + 1) * words];
+            let admit = slot.map_or(u64::MAX, |i| now.admitted[k * span + i]);
             let read = |src: u16, shift: u8| (colour_of[usize::from(src)] >> shift) & 0xFF;
             let (a, b) = (read(step.a_src, step.a_shift), read(step.b_src, step.b_shift));
             let want = (read(step.c_src, step.c_shift) << step.c_put) | (read(step.d_src, step.d_shift) << step.d_put);
@@ -174,7 +188,8 @@ fn one_run(plan: &Plan, width: usize, rng: &mut Rng, halt: &[&AtomicBool]) -> (f
             for e in lo..hi {
                 let entry = entries[e as usize];
                 let p = usize::from(entry.piece);
-                if used[p / 64] & (1 << (p % 64)) == 0 && entry.colours & step.mask == want {
+                let admitted = (admit >> ((entry.colours >> shift) & 63)) & 1 != 0;
+                if used[p / 64] & (1 << (p % 64)) == 0 && entry.colours & step.mask == want && admitted {
                     children.push((k as u32, e));
                 }
             }
@@ -227,6 +242,11 @@ fn one_run(plan: &Plan, width: usize, rng: &mut Rng, halt: &[&AtomicBool]) -> (f
             next.used.extend_from_slice(&now.used[k * words..(k + 1) * words]);
             let p = usize::from(entry.piece);
             next.used[ustart + p / 64] |= 1 << (p % 64);
+            let astart = next.admitted.len();
+            next.admitted.extend_from_slice(&now.admitted[k * span..(k + 1) * span]);
+            if steps.get(d + 1).is_some_and(|s| s.begins_chain) {
+                chains.begin(d + 1, &next.colours[start..start + cells], &mut next.admitted[astart..]);
+            }
             if let Some(w) = share {
                 next.weight.push(w);
             }

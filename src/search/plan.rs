@@ -14,6 +14,7 @@
 
 use std::collections::HashMap;
 
+use super::chain::Chains;
 use super::order::Order;
 use crate::puzzle::{Board, Colour, GREY, Instance, Placement, Rotation, Side};
 use crate::rng::Rng;
@@ -60,6 +61,12 @@ pub(crate) struct Step {
     pub(crate) mask: u32,
     /// Start of this step's table in `Plan::starts`; key = base + A * colours + B.
     pub(crate) base: u32,
+    /// Right shift giving the colour a candidate shows to the next step, when
+    /// the next step is in this step's chain (see `chain.rs`); else 0, and
+    /// the next step admits every colour.
+    pub(crate) filter_shift: u8,
+    /// A chain begins at this step.
+    pub(crate) begins_chain: bool,
 }
 
 /// Everything one search (or estimate) over one fill order needs, read-only.
@@ -85,6 +92,8 @@ pub(crate) struct Plan {
     pub(crate) initial_used: Vec<bool>,
     /// The board holding the clues only.
     pub(crate) clue_board: Board,
+    /// The strips of the order and their completion test.
+    pub(crate) chains: Chains,
 }
 
 /// Packs the colours a placement shows into a `u32`, N in the low byte.
@@ -212,10 +221,14 @@ impl Plan {
                 d_put,
                 mask: c_mask | d_mask,
                 base,
+                filter_shift: 0,
+                begins_chain: false,
             });
             fixed[cell] = true;
         }
         starts.push(entries.len() as u32);
+        let chains = Chains::new(&steps, &entries, &starts, colours, cells);
+        chains.mark(&mut steps);
         Plan {
             order,
             steps,
@@ -226,7 +239,15 @@ impl Plan {
             initial_colours,
             initial_used,
             clue_board,
+            chains,
         }
+    }
+
+    /// This plan with no chains: nothing is filtered by the strip test.
+    pub(crate) fn without_chains(mut self) -> Plan {
+        self.chains = Chains::none(self.steps.len());
+        self.chains.mark(&mut self.steps);
+        self
     }
 
     /// The sentinel cell: it shows 0 on every side and is never filled.

@@ -24,10 +24,17 @@ fn every_order_solves_small_planted_boards() {
     for (side, frame, inner, seed) in [(6, 3, 6, 1), (7, 3, 8, 2), (8, 4, 12, 4)] {
         let p = planted(&PlantedSpec::square(side, frame, inner, seed)).unwrap();
         for order in Order::all() {
-            let answer = solve(&p.instance, &fixed(order), &go);
-            assert!(solved(&p.instance, &answer), "{order} on {side}x{side}: {:?}", answer.status);
-            assert_eq!(answer.stats.order, order.name());
-            assert!(answer.stats.nodes > 0);
+            for strips in [StripTest::On, StripTest::Off] {
+                let answer = solve(&p.instance, &Options { strips, ..fixed(order) }, &go);
+                assert!(
+                    solved(&p.instance, &answer),
+                    "{order}, strips {strips}, on {side}x{side}: {:?}",
+                    answer.status
+                );
+                assert_eq!(answer.stats.order, order.name());
+                assert_eq!(answer.stats.strip_test, strips == StripTest::On);
+                assert!(answer.stats.nodes > 0);
+            }
         }
     }
 }
@@ -71,10 +78,18 @@ fn proves_an_edited_board_infeasible() {
             (0..p.instance.pieces.len()).find(|&q| q != clue_piece && p.instance.pieces[q].grey_sides() == 0).unwrap();
         p.instance.pieces[inner].0[0] = fresh;
         for threads in [1, 2] {
-            for choice in [OrderChoice::Auto, OrderChoice::Fixed(Order::RowScan)] {
-                let options = Options { order: choice, threads, ..Options::default() };
+            for (choice, strips) in [
+                (OrderChoice::Auto, StripTest::Auto),
+                (OrderChoice::Fixed(Order::RowScan), StripTest::On),
+                (OrderChoice::Fixed(Order::RowScan), StripTest::Off),
+            ] {
+                let options = Options { order: choice, threads, strips, ..Options::default() };
                 let answer = solve(&p.instance, &options, &go);
-                assert_eq!(answer.status, Status::Infeasible, "{side}x{side}, {choice}, {threads} threads");
+                assert_eq!(
+                    answer.status,
+                    Status::Infeasible,
+                    "{side}x{side}, {choice}, strips {strips}, {threads} threads"
+                );
                 let board = answer.board.unwrap();
                 assert!(check(&p.instance, &board).violations.is_empty(), "partial boards are exact");
             }
@@ -186,6 +201,10 @@ fn order_choice_parses() {
         Ok(OrderChoice::Fixed(Order::CornerSquare { corner: Corner::Sw, transposed: true }))
     );
     assert!("spiral".parse::<OrderChoice>().is_err());
+    for strips in [StripTest::Auto, StripTest::On, StripTest::Off] {
+        assert_eq!(strips.to_string().parse::<StripTest>(), Ok(strips));
+    }
+    assert!("sometimes".parse::<StripTest>().is_err());
 }
 
 /// Without resampling (more particles than any level has nodes) the particle
@@ -203,9 +222,13 @@ fn estimate_is_exact_when_no_particle_is_dropped() {
         p.instance.pieces[inner].0[0] = p.instance.max_colour() + 1;
         // Every order (one also shuffled): the engine's fast walk and its
         // general path must place exactly the estimator's nodes.
-        let orders = Order::all().into_iter().map(|o| (o, 0)).chain([(Order::RowScan, 5)]);
-        for (order, shuffle) in orders {
+        let orders = Order::all()
+            .into_iter()
+            .map(|o| (o, 0, true))
+            .chain([(Order::RowScan, 5, true), (Order::RowScan, 0, false)]);
+        for (order, shuffle, strips) in orders {
             let plan = plan::Plan::new(&p.instance, order, shuffle);
+            let plan = if strips { plan } else { plan.without_chains() };
             let run = engine::run(&plan, &engine::Limits::default(), &go, &go, None);
             assert_eq!(run.end, engine::End::Exhausted);
             let deadline = Instant::now() + Duration::from_secs(10);
