@@ -506,3 +506,30 @@ fn ctrl_c_stops_every_arm_of_the_portfolio() {
         assert!(took.as_secs_f64() < 5.0, "took {took:?} after the signal");
     }
 }
+
+/// `bench search-speed` solves each board with the strip test and without,
+/// on the same order, and records both runs and their ratios.
+#[test]
+fn search_speed_bench_runs_each_board_both_ways() {
+    let dir = scratch("search-speed");
+    let boards = [generate(&dir, 8, 3, 12, 1), generate(&dir, 9, 4, 16, 2)];
+    let out = dir.join("search-speed.json");
+    let mut args = vec!["bench".to_owned(), "search-speed".to_owned(), "--seconds".to_owned(), "20".to_owned()];
+    args.extend(boards.iter().map(|b| b.display().to_string()));
+    args.extend(["--out".to_owned(), out.display().to_string()]);
+    let output = run(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let record: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let runs = record["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 4, "{record}");
+    for (pair, board) in runs.chunks(2).zip(&boards) {
+        assert_eq!(pair[0]["instance"], board.display().to_string());
+        assert_eq!(pair[0]["order"], pair[1]["order"], "one order for both runs");
+        assert_eq!((pair[0]["strip_test"].as_bool(), pair[1]["strip_test"].as_bool()), (Some(true), Some(false)));
+        assert!(pair.iter().all(|r| r["solved"] == true), "{pair:?}");
+        // The test only removes nodes from the same tree.
+        assert!(pair[0]["nodes"].as_u64().unwrap() <= pair[1]["nodes"].as_u64().unwrap(), "{pair:?}");
+    }
+    assert_eq!(record["pairs"].as_array().unwrap().len(), 2, "{record}");
+    assert_eq!(record["benchmark"], "search-speed");
+}

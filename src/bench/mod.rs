@@ -9,6 +9,7 @@ pub mod records;
 pub mod reference;
 pub mod report;
 pub mod runs;
+pub mod search_speed;
 pub mod spine;
 pub mod variants;
 

@@ -347,6 +347,49 @@ pub struct DfsSpeed {
     pub runs: Vec<DfsSpeedRun>,
 }
 
+/// One run of `bench search-speed`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearchSpeedRun {
+    /// The instance file.
+    pub instance: String,
+    /// The fill order (the estimator's choice).
+    pub order: String,
+    /// Whether the strip test was on.
+    pub strip_test: bool,
+    /// How the run ended.
+    pub status: Status,
+    /// True when the checker verified a full solution.
+    pub solved: bool,
+    /// Placements made.
+    pub nodes: u64,
+    /// Wall-clock seconds.
+    pub seconds: f64,
+    /// Placements per second.
+    pub nodes_per_second: f64,
+}
+
+/// The strip test's effect on one instance solved with it and without.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearchSpeedPair {
+    /// The instance file.
+    pub instance: String,
+    /// The fill order.
+    pub order: String,
+    /// Placements without the test over placements with it.
+    pub fewer_nodes: f64,
+    /// Seconds without the test over seconds with it.
+    pub faster: f64,
+}
+
+/// The body of `results/search-speed.json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SearchSpeed {
+    /// The instances solved both ways.
+    pub pairs: Vec<SearchSpeedPair>,
+    /// The runs, with the test then without, per instance.
+    pub runs: Vec<SearchSpeedRun>,
+}
+
 /// One run of `bench flux-prune`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FluxPruneRun {

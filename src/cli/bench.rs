@@ -28,6 +28,8 @@ pub(crate) enum BenchCommand {
     Report(ReportArgs),
     /// DFS placements per second on one thread.
     DfsSpeed(DfsSpeedArgs),
+    /// The native search with and without its strip test, one thread, on the orders it picks.
+    SearchSpeed(SearchSpeedArgs),
     /// Time to build and serialize the CP-SAT model in each formulation.
     ModelBuild(ModelBuildArgs),
     /// CP-SAT on the published puzzles of data/ (clue puzzles, Heule, Brendan).
@@ -209,6 +211,19 @@ pub(crate) struct DfsSpeedArgs {
 }
 
 #[derive(Args)]
+pub(crate) struct SearchSpeedArgs {
+    /// Instances to solve (default: the planted 15×15 5+26 and 12×12 5+17 boards).
+    #[arg(default_values_t = bench::search_speed::default_instances())]
+    instances: Vec<String>,
+    /// Limit per run, in seconds.
+    #[arg(long, default_value_t = 60.0, value_parser = seconds)]
+    seconds: f64,
+    /// The JSON record to write.
+    #[arg(long, default_value = "results/search-speed.json")]
+    out: PathBuf,
+}
+
+#[derive(Args)]
 pub(crate) struct ModelBuildArgs {
     /// Instance whose model is built.
     #[arg(default_value = "models/planted-16x16-f5i17-s1.json")]
@@ -279,6 +294,11 @@ pub(crate) fn run(command: BenchCommand) -> Result<ExitCode> {
         BenchCommand::DfsSpeed(args) => {
             let instances: Vec<PathBuf> = args.instances.iter().map(PathBuf::from).collect();
             write_out(&args.out, &bench::dfs_speed(&instances, args.seconds, &stop()?)?.to_json())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        BenchCommand::SearchSpeed(args) => {
+            let instances: Vec<PathBuf> = args.instances.iter().map(PathBuf::from).collect();
+            write_out(&args.out, &bench::search_speed::search_speed(&instances, args.seconds, &stop()?)?.to_json())?;
             Ok(ExitCode::SUCCESS)
         }
         BenchCommand::ModelBuild(args) => {
