@@ -30,13 +30,19 @@ pub fn search_speed(instances: &[PathBuf], seconds: f64, stop: &Stop) -> Result<
     let mut runs = Vec::new();
     let limits = Limits { time_limit: Some(seconds), threads: 1, ..Limits::default() };
     for path in instances {
+        if stop.is_raised() {
+            break;
+        }
         let file = instance_json::read(path)?;
         let instance = &file.instance;
         // The estimator's choice: estimation only, the walk stopped at once.
         let choose = search::Options { strips: StripTest::On, node_limit: Some(1), ..search::Options::default() };
         let chosen = search::solve(instance, &choose, stop.flag()).stats;
         let Ok(order) = chosen.order.parse::<search::Order>() else {
-            return Err(Error::Options(format!("{}: the search chose no fill order (its clues conflict)", path.display())));
+            return Err(Error::Options(format!(
+                "{}: the search chose no fill order (its clues conflict)",
+                path.display()
+            )));
         };
         for strips in [StripTest::On, StripTest::Off] {
             if stop.is_raised() {
