@@ -24,9 +24,6 @@
 
 use super::plan::{Entry, Step};
 
-/// A `seen` entry of [`Chains::resume`] computed from no colour (colours are below 64).
-pub(crate) const UNSEEN: u8 = u8::MAX;
-
 /// `end_of` value of a depth that begins no chain.
 pub(crate) const NONE: u32 = u32::MAX;
 
@@ -172,42 +169,14 @@ impl Chains {
     /// `colour_of`: writes to `admitted[i - d0 - 1]`, for every later step `i`
     /// of the chain, the link colours from which the chain can be completed.
     pub(crate) fn begin(&self, d0: usize, colour_of: &[u32], admitted: &mut [u64]) {
-        self.begin_from(d0, colour_of, admitted, None);
-    }
-
-    /// [`Chains::begin`] for a walk that enters the same chain again and
-    /// again: `seen` (as long as `admitted`, [`UNSEEN`] at first) remembers
-    /// the fixed colour each entry of `admitted` was computed from, and the
-    /// entries whose fixed colours, and those of every later step, are
-    /// unchanged are kept instead of computed again.
-    pub(crate) fn resume(&self, d0: usize, colour_of: &[u32], admitted: &mut [u64], seen: &mut [u8]) {
-        self.begin_from(d0, colour_of, admitted, Some(seen));
-    }
-
-    #[inline(always)]
-    fn begin_from(&self, d0: usize, colour_of: &[u32], admitted: &mut [u64], mut seen: Option<&mut [u8]>) {
         let d1 = self.end_of[d0] as usize;
         let width = self.colours + 1;
         let links = &self.links[d0 + 1..=d1];
         let admitted = &mut admitted[..links.len()];
         let masks = &self.masks[..];
         let mut next = 0u64;
-        // Whether every later step's entry is still the one computed from
-        // the colours now fixed.
-        let mut kept = true;
         for (k, link) in links.iter().enumerate().rev() {
             let f = ((colour_of[usize::from(link.fixed_src)] >> link.fixed_shift) & 0xFF) as usize;
-            if let Some(seen) = seen.as_deref_mut() {
-                if kept && usize::from(seen[k]) == f {
-                    next = admitted[k];
-                    if next == 0 {
-                        break;
-                    }
-                    continue;
-                }
-                kept = false;
-                seen[k] = f as u8;
-            }
             let row = link.rows as usize + f * width;
             // SAFETY: f and every bit of `next` are colours (< colours), and
             // every link's rows hold colours rows of width masks (Chains::new).
@@ -226,12 +195,8 @@ impl Chains {
             admitted[k] = set;
             next = set;
             if set == 0 {
-                // Nothing reaches this step: no earlier step can be completed
-                // either (those entries are computed afresh next time).
+                // Nothing reaches this step: no earlier step can be completed either.
                 admitted[..k].fill(0);
-                if let Some(seen) = seen.as_deref_mut() {
-                    seen[..k].fill(UNSEEN);
-                }
                 break;
             }
         }
@@ -259,7 +224,6 @@ impl Chains {
 mod tests {
     use super::*;
     use crate::generate::{PlantedSpec, planted};
-    use crate::puzzle::Rotation;
     use crate::search::order::{Corner, Order};
     use crate::search::plan::Plan;
 
@@ -318,44 +282,6 @@ mod tests {
                     let placement = p.solution.cells[cell].unwrap();
                     colour_of[cell] =
                         u32::from_le_bytes(p.instance.pieces[placement.piece].rotated(placement.rotation));
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn resume_keeps_only_what_begin_would_compute_again() {
-        let p = planted(&PlantedSpec::square(7, 3, 8, 4)).unwrap();
-        let shown: Vec<u32> = p
-            .instance
-            .pieces
-            .iter()
-            .flat_map(|piece| Rotation::ALL.map(|r| u32::from_le_bytes(piece.rotated(r))))
-            .collect();
-        for order in [Order::CornerSquare { corner: Corner::Sw, transposed: true }, Order::RowScan] {
-            let plan = Plan::new(&p.instance, order, 0);
-            let total = plan.steps.len();
-            let (mut admitted, mut seen) = (vec![0u64; total + 1], vec![UNSEEN; total + 1]);
-            let mut colour_of = plan.initial_colours.clone();
-            let mut state = 0x9e37_79b9_7f4a_7c15u64;
-            let mut next = move || {
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                state as usize
-            };
-            for round in 0..400 {
-                // A few cells change between entries, as in a walk.
-                for _ in 0..1 + next() % 3 {
-                    let cell = usize::from(plan.steps[next() % total].cell);
-                    colour_of[cell] = shown[next() % shown.len()];
-                }
-                for d0 in (0..total).filter(|&d| plan.chains.end_of[d] != NONE) {
-                    let d1 = plan.chains.end_of[d0] as usize;
-                    let mut fresh = vec![0u64; d1 - d0];
-                    plan.chains.begin(d0, &colour_of, &mut fresh);
-                    plan.chains.resume(d0, &colour_of, &mut admitted[d0 + 1..], &mut seen[d0 + 1..]);
-                    assert_eq!(&admitted[d0 + 1..=d1], &fresh[..], "{order}, round {round}, chain at {d0}");
                 }
             }
         }

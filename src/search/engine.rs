@@ -18,7 +18,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
-use super::chain::{self, Chains};
+use super::chain::Chains;
 use super::plan::{Entry, Plan, SLOTS, Step};
 use crate::puzzle::Board;
 
@@ -222,8 +222,6 @@ struct Walk<'a> {
     chains: &'a Chains,
     /// Per depth, the link colours the depth's chain step admits (see `chain.rs`).
     admitted: Vec<u64>,
-    /// Per depth, the fixed colour its `admitted` entry was computed from.
-    seen: Vec<u8>,
 }
 
 /// How [`walk_fast`] handed back.
@@ -253,7 +251,6 @@ fn walk_fast(w: &mut Walk, mut depth: usize, lo: usize, hi: usize, poll_at: u64)
     let frames = &mut w.frames[..];
     let chains = w.chains;
     let admitted = &mut w.admitted[..];
-    let seen = &mut w.seen[..];
     let mut nodes = w.nodes;
     let handback = 'frame: loop {
         // SAFETY: depth < hi < steps.len() and frames.len() (checked above,
@@ -291,7 +288,7 @@ fn walk_fast(w: &mut Walk, mut depth: usize, lo: usize, hi: usize, poll_at: u64)
             }
             depth += 1;
             if next_step.begins_chain {
-                chains.resume(depth, &colour_of[..], &mut admitted[depth + 1..], &mut seen[depth + 1..]);
+                chains.begin(depth, &colour_of[..], &mut admitted[depth + 1..]);
             }
             if depth == hi || nodes >= poll_at {
                 break 'frame Handback::Pushed;
@@ -345,7 +342,6 @@ impl<'a> Walk<'a> {
             nodes: 0,
             chains: &plan.chains,
             admitted: vec![u64::MAX; steps.len() + 1],
-            seen: vec![chain::UNSEEN; steps.len() + 1],
         }
     }
 }
@@ -383,7 +379,7 @@ pub(crate) fn run(plan: &Plan, limits: &Limits, stop: &AtomicBool, cancel: &Atom
     let mut depth = 0usize;
     w.frames[0] = open(&steps[0], &w.colour_of, w.starts, w.colours);
     if steps[0].begins_chain {
-        w.chains.resume(0, &w.colour_of[..], &mut w.admitted[1..], &mut w.seen[1..]);
+        w.chains.begin(0, &w.colour_of[..], &mut w.admitted[1..]);
     }
     loop {
         let hi = best.min(total - 1);
@@ -421,12 +417,7 @@ pub(crate) fn run(plan: &Plan, limits: &Limits, stop: &AtomicBool, cancel: &Atom
                     depth += 1;
                     w.frames[depth] = next;
                     if steps[depth].begins_chain {
-                        w.chains.resume(
-                            depth,
-                            &w.colour_of[..],
-                            &mut w.admitted[depth + 1..],
-                            &mut w.seen[depth + 1..],
-                        );
+                        w.chains.begin(depth, &w.colour_of[..], &mut w.admitted[depth + 1..]);
                     }
                     Handback::Pushed
                 }
