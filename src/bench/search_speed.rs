@@ -38,6 +38,10 @@ pub fn search_speed(instances: &[PathBuf], seconds: f64, stop: &Stop) -> Result<
         // The estimator's choice: estimation only, the walk stopped at once.
         let choose = search::Options { strips: StripTest::On, node_limit: Some(1), ..search::Options::default() };
         let chosen = search::solve(instance, &choose, stop.flag()).stats;
+        if stop.is_raised() {
+            // Interrupted while estimating: no order was chosen.
+            break;
+        }
         let Ok(order) = chosen.order.parse::<search::Order>() else {
             return Err(Error::Options(format!(
                 "{}: the search chose no fill order (its clues conflict)",
