@@ -5,11 +5,12 @@
 
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
 
 use edgematch::check::check;
 use edgematch::formats::instance_json;
 use edgematch::search::{Options, solve};
+use edgematch::solver::Limits;
+use edgematch::stop::Stop;
 
 fn usage() -> ExitCode {
     eprintln!(
@@ -21,19 +22,21 @@ fn usage() -> ExitCode {
 fn main() -> ExitCode {
     let mut args = std::env::args().skip(1);
     let mut file: Option<PathBuf> = None;
-    let mut options = Options { time_limit: Some(60.0), ..Options::default() };
+    let mut options = Options::default();
+    // Candidates in table order (seed 0) on one thread unless asked otherwise.
+    let mut limits = Limits { time_limit: Some(60.0), seed: 0, threads: 1, node_limit: None };
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or_else(|| format!("{arg} needs a value"));
         let parsed: Result<(), String> = match arg.as_str() {
             "--order" => value().and_then(|v| v.parse().map(|o| options.order = o)),
-            "--threads" => value().and_then(|v| v.parse().map(|t| options.threads = t).map_err(|e| format!("{e}"))),
+            "--threads" => value().and_then(|v| v.parse().map(|t| limits.threads = t).map_err(|e| format!("{e}"))),
             "--time" => {
-                value().and_then(|v| v.parse().map(|t| options.time_limit = Some(t)).map_err(|e| format!("{e}")))
+                value().and_then(|v| v.parse().map(|t| limits.time_limit = Some(t)).map_err(|e| format!("{e}")))
             }
             "--nodes" => {
-                value().and_then(|v| v.parse().map(|n| options.node_limit = Some(n)).map_err(|e| format!("{e}")))
+                value().and_then(|v| v.parse().map(|n| limits.node_limit = Some(n)).map_err(|e| format!("{e}")))
             }
-            "--seed" => value().and_then(|v| v.parse().map(|s| options.seed = s).map_err(|e| format!("{e}"))),
+            "--seed" => value().and_then(|v| v.parse().map(|s| limits.seed = s).map_err(|e| format!("{e}"))),
             "--explain" => {
                 options.explain = true;
                 Ok(())
@@ -57,8 +60,7 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let stop = AtomicBool::new(false);
-    let answer = solve(&instance, &options, &stop);
+    let answer = solve(&instance, &options, &limits, &Stop::new());
     let s = &answer.stats;
     let verified = answer.board.as_ref().map_or("no board".to_string(), |b| {
         let report = check(&instance, b);

@@ -19,9 +19,9 @@
 use std::time::Instant;
 
 use crate::flux;
+use crate::outcome::{Limits, Outcome, Status};
 use crate::puzzle::{Board, Colour, GREY, Instance, Placement, Rotation, Side};
 use crate::rng::Rng;
-use crate::solver::{self, Limits, Outcome, Status};
 use crate::stop::Stop;
 
 /// The DFS's own options; time, node limit and seed (of the shuffling
@@ -137,12 +137,12 @@ const NO_PIECE: u16 = u16::MAX;
 
 /// Runs the DFS. The board in the outcome is the solver's claim (a full board
 /// when solved, else the deepest partial board): check it before trusting it.
-pub fn solve(instance: &Instance, options: &Options, limits: &Limits, stop: &Stop) -> Outcome {
+pub fn solve(instance: &Instance, options: &Options, limits: &Limits, stop: &Stop) -> Outcome<Stats> {
     let start = Instant::now();
     let mut search = Search::new(instance, options, limits, stop);
     let status = search.run(start);
     let seconds = start.elapsed().as_secs_f64();
-    Outcome { status, board: search.best, seconds, stats: solver::Stats::Dfs(search.stats) }
+    Outcome { status, board: search.best, seconds, stats: search.stats }
 }
 
 /// Every solution of `instance`, up to `cap`, by the complete DFS. Returns the
@@ -427,9 +427,9 @@ mod tests {
     use crate::generate::{PlantedSpec, planted};
 
     /// Runs the DFS with no stop, returning the outcome and its counters.
-    fn run(instance: &Instance, options: &Options, limits: &Limits) -> (Outcome, Stats) {
+    fn run(instance: &Instance, options: &Options, limits: &Limits) -> (Outcome<Stats>, Stats) {
         let outcome = solve(instance, options, limits, &Stop::new());
-        let solver::Stats::Dfs(stats) = outcome.stats.clone() else { unreachable!("the DFS returns DFS stats") };
+        let stats = outcome.stats.clone();
         (outcome, stats)
     }
 

@@ -7,33 +7,33 @@
 //! `corrupt-board` for every solver) makes that solver's board name one piece
 //! twice, which the checker must reject: `solve` then exits 3.
 
-use crate::solver::{Outcome, SolverKind};
+use crate::puzzle::Board;
 
 /// The environment variable read when the feature is on.
 pub const VAR: &str = "EDGEMATCH_FAULT";
 
-/// Corrupts `outcome`'s board if the feature is on and [`VAR`] asks for it for `kind`.
+/// Corrupts the board of the solver named `solver` if the feature is on and [`VAR`] asks for it.
 #[cfg(feature = "fault-injection")]
-pub fn inject(kind: SolverKind, outcome: &mut Outcome) {
+pub fn inject(solver: &str, board: Option<&mut Board>) {
     let Ok(fault) = std::env::var(VAR) else { return };
     let wanted = match fault.split_once(':') {
-        Some(("corrupt-board", solver)) => solver == kind.name(),
+        Some(("corrupt-board", name)) => name == solver,
         None => fault == "corrupt-board",
         Some(_) => false,
     };
-    if wanted && let Some(board) = outcome.board.as_mut() {
+    if wanted && let Some(board) = board {
         corrupt(board);
     }
 }
 
 /// Without the feature: nothing.
 #[cfg(not(feature = "fault-injection"))]
-pub fn inject(_kind: SolverKind, _outcome: &mut Outcome) {}
+pub fn inject(_solver: &str, _board: Option<&mut Board>) {}
 
 /// Makes a board break a hard rule: the second placed cell gets the first
 /// one's piece (a duplicated piece); a lone piece becomes one that does not exist.
 #[cfg_attr(not(feature = "fault-injection"), allow(dead_code))]
-fn corrupt(board: &mut crate::puzzle::Board) {
+fn corrupt(board: &mut Board) {
     let mut placed = board.cells.iter().enumerate().filter_map(|(cell, p)| p.map(|p| (cell, p)));
     match (placed.next(), placed.next()) {
         (Some((_, first)), Some((second, _))) => board.cells[second] = Some(first),

@@ -21,6 +21,7 @@ pub mod interrupt;
 pub mod limits;
 pub mod mip;
 pub mod oracle;
+pub mod outcome;
 pub mod output;
 pub mod pin;
 pub mod portfolio;

@@ -180,9 +180,9 @@ pub fn ask(query: &Query, solver: &Solver, limits: &Limits, stop: &Stop) -> Resu
     if query.pinned_mismatches > 0 {
         return Ok(answer(Status::Infeasible, None, "none".to_owned()));
     }
-    let (outcome, verified): (Outcome, _) = solver::solve_verified(solver, &query.instance, limits, stop)?;
+    let (outcome, verified): (Outcome, _) = solver::solve_accepted(solver, &query.instance, limits, stop)?;
     let by = match &outcome.stats {
-        solver::Stats::Auto(stats) => stats.winner.map_or("auto".to_owned(), |w| format!("auto ({w})")),
+        solver::Stats::Auto(stats) => stats.winner.as_ref().map_or("auto".to_owned(), |w| format!("auto ({w})")),
         _ => solver.kind().to_string(),
     };
     let board = if verified.solved { outcome.board } else { None };

@@ -2,9 +2,13 @@
 //!
 //! Each arm runs on its own thread with its own child [`Stop`], so the winner
 //! stops the others and Ctrl-C (raising the parent) stops them all. An arm's
-//! answer counts only after [`crate::solver::verify`] accepted it; a proof of
-//! infeasibility from a complete arm ends the race too. The race returns when
-//! every arm has returned, so no thread outlives it.
+//! answer counts only after [`accept`] passed it; a proof of infeasibility from
+//! a complete arm ends the race too. The race returns when every arm has
+//! returned, so no thread outlives it.
+//!
+//! The race knows no solver: an arm is anything that implements [`Entrant`]
+//! (the dispatcher's [`crate::solver::Solver`] does), and the dispatcher chooses
+//! the default arms.
 
 use std::io::IsTerminal as _;
 use std::sync::mpsc;
@@ -13,33 +17,53 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 
 use crate::error::Error;
-use crate::puzzle::Instance;
-use crate::solver::{self, Limits, Outcome, Solver, SolverKind, Status, Verified};
+use crate::outcome::{Accepted, Limits, Outcome, Status, accept};
+use crate::puzzle::{Board, Instance};
 use crate::stop::Stop;
+
+/// A solver the race can run.
+pub trait Entrant: Sync {
+    /// Its name in reports (`search`, `cpsat`, ...).
+    fn name(&self) -> &'static str;
+
+    /// Solves `instance` within `limits` until done or `stop` is raised: the
+    /// status and the board it claims (the race checks it).
+    ///
+    /// # Errors
+    /// Whatever the solver reports as an error; the race records it and goes on.
+    fn enter(&self, instance: &Instance, limits: &Limits, stop: &Stop) -> Result<(Status, Option<Board>), Error>;
+}
 
 /// One arm: a solver and the threads it may use.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Arm {
+pub struct Arm<S> {
     /// The solver.
-    pub solver: Solver,
+    pub solver: S,
     /// Its threads (CP-SAT workers; 1 for the others).
     pub threads: u32,
 }
 
-/// The arms to race; empty means "choose by the instance" ([`default_arms`]).
-#[derive(Clone, Debug, PartialEq, Default)]
-pub struct Options {
+/// The arms to race; empty means "choose by the instance" (the dispatcher's
+/// [`crate::solver::default_arms`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options<S> {
     /// The arms, in the order they are listed in reports.
-    pub arms: Vec<Arm>,
+    pub arms: Vec<Arm<S>>,
     /// Show a live status line on stderr (when it is a terminal; plain lines otherwise).
     pub progress: bool,
+}
+
+impl<S> Default for Options<S> {
+    fn default() -> Self {
+        Options { arms: Vec::new(), progress: false }
+    }
 }
 
 /// How one arm ended.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ArmReport {
-    /// The solver.
-    pub solver: SolverKind,
+    /// The solver's name.
+    pub solver: String,
     /// Its threads.
     pub threads: u32,
     /// How it ended (`interrupted` when the race stopped it).
@@ -54,7 +78,7 @@ pub struct ArmReport {
 #[derive(Clone, Debug, PartialEq, Default, Serialize)]
 pub struct Stats {
     /// The arm whose answer ended the race.
-    pub winner: Option<SolverKind>,
+    pub winner: Option<String>,
     /// Seconds from the start until the winner's answer was verified.
     pub winner_seconds: Option<f64>,
     /// Every arm, in the order of the options.
@@ -65,7 +89,7 @@ impl Stats {
     /// Name and value of each counter, as `solve` prints them.
     pub fn lines(&self) -> Vec<(&'static str, String)> {
         let mut lines = vec![
-            ("winner", self.winner.map_or_else(|| "none".to_owned(), |w| w.to_string())),
+            ("winner", self.winner.clone().unwrap_or_else(|| "none".to_owned())),
             ("winner_seconds", self.winner_seconds.map_or_else(|| "-".to_owned(), |s| format!("{s:.3}"))),
         ];
         for arm in &self.arms {
@@ -79,57 +103,42 @@ impl Stats {
     }
 }
 
-/// Boards with at most this many interior colours go to CDCL SAT.
-pub const FEW_COLOURS: usize = 10;
-
-/// The arms for `instance` on `cores` cores, chosen by its interior colours
-/// (measured: see the README's "Reach" section and `results/reach/`):
-/// - few colours (at most [`FEW_COLOURS`], Heule's and Brendan's boards):
-///   CaDiCaL on the seam encoding beside the native search, one core each;
-///   SAT solves Heule's eight in under 0.3 s where the search or CP-SAT may
-///   need seconds or fail;
-/// - many colours (the planted 5+17 and 5+26 boards): the native search on
-///   every core, its threads sharing the tree of the order with the smallest
-///   estimate; it solves 12×12 5+17 and 15×15 5+26 boards in
-///   about a second where CP-SAT and SAT need minutes or fail.
-pub fn default_arms(instance: &Instance, cores: u32) -> Vec<Arm> {
-    let (_, interior) = instance.colour_classes();
-    let search = |threads| Arm { solver: Solver::new(SolverKind::Search), threads };
-    if interior <= FEW_COLOURS && cores >= 2 {
-        vec![Arm { solver: Solver::new(SolverKind::Sat), threads: 1 }, search(cores - 1)]
-    } else if interior <= FEW_COLOURS {
-        vec![Arm { solver: Solver::new(SolverKind::Sat), threads: 1 }]
-    } else {
-        vec![search(cores.clamp(1, 2))]
-    }
-}
-
 /// What an arm's thread sends back.
 struct Finished {
     index: usize,
-    outcome: Result<(Outcome, Verified), Error>,
+    outcome: Result<((Status, Option<Board>), Accepted), Error>,
     seconds: f64,
 }
 
-/// Races the arms on `instance` within `limits` (its threads are ignored: each
-/// arm has its own). Returns the winner's outcome (its board already verified)
-/// or, if no arm won, the best verified board any arm returned.
-pub fn solve(instance: &Instance, options: &Options, limits: &Limits, stop: &Stop) -> Result<Outcome, Error> {
+/// Races `arms` on `instance` within `limits` (its threads are ignored: each
+/// arm has its own). Returns the winner's status and board (already accepted)
+/// or, if no arm won, the best accepted board any arm returned.
+///
+/// # Errors
+/// Only when every arm failed; the errors are listed.
+pub fn race<S: Entrant>(
+    instance: &Instance,
+    arms: &[Arm<S>],
+    progress: bool,
+    limits: &Limits,
+    stop: &Stop,
+) -> Result<Outcome<Stats>, Error> {
     let start = Instant::now();
-    let arms =
-        if options.arms.is_empty() { default_arms(instance, limits.threads.max(2)) } else { options.arms.clone() };
     let stops: Vec<Stop> = arms.iter().map(|_| stop.child()).collect();
     let mut reports: Vec<Option<ArmReport>> = vec![None; arms.len()];
-    let mut best: Option<(Outcome, usize)> = None;
-    let mut winner: Option<(usize, Outcome, f64)> = None;
-    let mut status = Progress::new(options.progress, &arms);
+    let mut best: Option<(Option<Board>, usize)> = None;
+    let mut winner: Option<(usize, (Status, Option<Board>), f64)> = None;
+    let mut status = Progress::new(progress, arms);
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel::<Finished>();
         for (index, (arm, arm_stop)) in arms.iter().zip(&stops).enumerate() {
             let tx = tx.clone();
             let arm_limits = Limits { threads: arm.threads, ..*limits };
             let _ = scope.spawn(move || {
-                let outcome = solver::solve_verified(&arm.solver, instance, &arm_limits, arm_stop);
+                let outcome = arm.solver.enter(instance, &arm_limits, arm_stop).and_then(|(status, board)| {
+                    let accepted = accept(instance, status, board.as_ref())?;
+                    Ok(((status, board), accepted))
+                });
                 let _ = tx.send(Finished { index, outcome, seconds: start.elapsed().as_secs_f64() });
             });
         }
@@ -147,21 +156,21 @@ pub fn solve(instance: &Instance, options: &Options, limits: &Limits, stop: &Sto
             running -= 1;
             let arm = &arms[finished.index];
             let mut report = ArmReport {
-                solver: arm.solver.kind(),
+                solver: arm.solver.name().to_owned(),
                 threads: arm.threads,
                 status: Status::Unknown,
                 seconds: finished.seconds,
                 error: None,
             };
             match finished.outcome {
-                Ok((outcome, verified)) => {
-                    report.status = outcome.status;
-                    let decisive = verified.solved || outcome.status == Status::Infeasible;
+                Ok((answer, accepted)) => {
+                    report.status = answer.0;
+                    let decisive = accepted.solved || answer.0 == Status::Infeasible;
                     if decisive && winner.is_none() {
-                        winner = Some((finished.index, outcome, finished.seconds));
+                        winner = Some((finished.index, answer, finished.seconds));
                         stops.iter().for_each(Stop::raise);
-                    } else if verified.report.is_some() && best.as_ref().is_none_or(|(_, s)| verified.score > *s) {
-                        best = Some((outcome, verified.score));
+                    } else if accepted.report.is_some() && best.as_ref().is_none_or(|(_, s)| accepted.score > *s) {
+                        best = Some((answer.1, accepted.score));
                     }
                 }
                 Err(error) => report.error = Some(error.to_string()),
@@ -173,12 +182,12 @@ pub fn solve(instance: &Instance, options: &Options, limits: &Limits, stop: &Sto
     status.clear();
     let arms_done: Vec<ArmReport> = reports.into_iter().flatten().collect();
     let (status, board, winner_kind, winner_seconds) = match winner {
-        Some((index, outcome, seconds)) => {
-            (outcome.status, outcome.board, Some(arms[index].solver.kind()), Some(seconds))
+        Some((index, (status, board), seconds)) => {
+            (status, board, Some(arms[index].solver.name().to_owned()), Some(seconds))
         }
         None => {
             let status = if stop.is_raised() { Status::Interrupted } else { Status::Unknown };
-            (status, best.and_then(|(outcome, _)| outcome.board), None, None)
+            (status, best.and_then(|(board, _)| board), None, None)
         }
     };
     if winner_kind.is_none() && arms_done.iter().all(|a| a.error.is_some()) {
@@ -186,7 +195,7 @@ pub fn solve(instance: &Instance, options: &Options, limits: &Limits, stop: &Sto
         return Err(Error::Options(format!("every arm failed: {}", errors.join("; "))));
     }
     let stats = Stats { winner: winner_kind, winner_seconds, arms: arms_done };
-    Ok(Outcome { status, board, seconds: start.elapsed().as_secs_f64(), stats: solver::Stats::Auto(stats) })
+    Ok(Outcome { status, board, seconds: start.elapsed().as_secs_f64(), stats })
 }
 
 /// The race's status on stderr: a live line on a terminal, plain lines otherwise.
@@ -196,11 +205,11 @@ struct Progress {
 }
 
 impl Progress {
-    fn new(enabled: bool, arms: &[Arm]) -> Progress {
+    fn new<S: Entrant>(enabled: bool, arms: &[Arm<S>]) -> Progress {
         if !enabled {
             return Progress { bar: None, plain: false };
         }
-        let names: Vec<String> = arms.iter().map(|a| format!("{} x{}", a.solver.kind(), a.threads)).collect();
+        let names: Vec<String> = arms.iter().map(|a| format!("{} x{}", a.solver.name(), a.threads)).collect();
         if std::io::stderr().is_terminal() {
             let bar = indicatif::ProgressBar::new_spinner();
             bar.set_message(format!("racing {}", names.join(", ")));

@@ -1,43 +1,26 @@
-//! One interface for every solver: an instance, limits and a stop handle in; one [`Outcome`] out.
+//! The dispatcher: every solver behind one interface, an instance, limits and a stop handle in, one [`Outcome`] out.
 //!
-//! A new solver is a variant of [`SolverKind`] (its name on the command line,
-//! in `bench cliff --arms` and in runs files), a variant of [`Solver`] holding
-//! its own options, and a variant of [`Stats`]: nothing else in the CLI changes.
+//! It sits above the backends (`cpsat`, `sat`, `search`, `dfs`, `mip`) and the
+//! portfolio, which know nothing of it: each returns its own typed counters,
+//! wrapped here in [`Stats`]. It names them ([`SolverKind`]), states each one's
+//! thread rule ([`SolverKind::threads`]), chooses the portfolio's arms
+//! ([`default_arms`]) and composes them (the native search's board as CP-SAT's
+//! hint). Adding a solver: see the checklist in `docs/ARCHITECTURE.md`.
 
 use std::fmt;
+use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 
-use crate::check::{Report, Violation, check};
 use crate::error::Error;
+pub use crate::outcome::{Accepted, Limits, Status, accept};
+use crate::portfolio::{self, Arm, Entrant};
 use crate::puzzle::{Board, Instance};
 use crate::stop::Stop;
-use crate::{cpsat, dfs, mip, portfolio, sat, search};
+use crate::{cpsat, dfs, mip, sat, search};
 
-/// How a solve ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Status {
-    /// A full board was found (it still has to pass the checker).
-    Solved,
-    /// The solver proved there is no solution.
-    Infeasible,
-    /// The limit was reached with neither a solution nor a proof.
-    Unknown,
-    /// The search was stopped from outside (Ctrl-C, or a portfolio's winner).
-    Interrupted,
-}
-
-impl fmt::Display for Status {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Status::Solved => "solved",
-            Status::Infeasible => "infeasible",
-            Status::Unknown => "unknown",
-            Status::Interrupted => "interrupted",
-        })
-    }
-}
+/// A solver's answer with its typed counters, as the dispatcher returns it.
+pub type Outcome = crate::outcome::Outcome<Stats>;
 
 /// The solvers, by the names used on the command line, in bench arms and in runs files.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, clap::ValueEnum)]
@@ -58,6 +41,19 @@ pub enum SolverKind {
 }
 
 impl SolverKind {
+    /// The threads this solver uses when given `cores` cores: the one place
+    /// each solver's thread rule is stated. CP-SAT runs a worker per core (0
+    /// lets it choose); the native search one or two threads (two share one
+    /// tree, see [`search::MAX_THREADS`]); the portfolio an arm per core; the
+    /// DFS, HiGHS and CaDiCaL one thread.
+    pub fn threads(self, cores: u32) -> u32 {
+        match self {
+            SolverKind::Cpsat | SolverKind::Auto => cores,
+            SolverKind::Search => search::threads(cores) as u32,
+            SolverKind::Dfs | SolverKind::Mip | SolverKind::Sat => 1,
+        }
+    }
+
     /// The name on the command line and in records.
     pub fn name(self) -> &'static str {
         match self {
@@ -77,32 +73,6 @@ impl fmt::Display for SolverKind {
     }
 }
 
-/// Limits every solver honours.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Limits {
-    /// Wall-clock seconds; `None` runs until an answer (or a stop).
-    pub time_limit: Option<f64>,
-    /// Stop after about this many nodes, where the solver counts nodes (the DFS).
-    pub node_limit: Option<u64>,
-    /// Random seed (CP-SAT and HiGHS take it as an `i32`).
-    pub seed: u64,
-    /// Threads the solver may use; 0 lets it choose (CP-SAT: its default workers).
-    pub threads: u32,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits { time_limit: None, node_limit: None, seed: 1, threads: 0 }
-    }
-}
-
-impl Limits {
-    /// The seed as the `i32` that CP-SAT and HiGHS take.
-    pub(crate) fn seed_i32(&self) -> Result<i32, Error> {
-        i32::try_from(self.seed).map_err(|_| Error::Options(format!("seed {} is above {}", self.seed, i32::MAX)))
-    }
-}
-
 /// A solver with its own options.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Solver {
@@ -117,7 +87,7 @@ pub enum Solver {
     /// The native search (its time, node limit, seed and threads come from [`Limits`]).
     Search(search::Options),
     /// The portfolio.
-    Auto(portfolio::Options),
+    Auto(portfolio::Options<Solver>),
 }
 
 impl Solver {
@@ -146,21 +116,31 @@ impl Solver {
     }
 
     /// Solves `instance` within `limits` until done or `stop` is raised. The
-    /// board in the outcome is the solver's claim: [`verify`] it.
+    /// board in the outcome is the solver's claim: [`accept`] it.
+    ///
+    /// # Errors
+    /// A model too large for its solver, options it refuses, or a bridge's failure.
     pub fn solve(&self, instance: &Instance, limits: &Limits, stop: &Stop) -> Result<Outcome, Error> {
         let mut outcome = self.solve_unchecked(instance, limits, stop)?;
-        crate::fault::inject(self.kind(), &mut outcome);
+        crate::fault::inject(self.kind().name(), outcome.board.as_mut());
         Ok(outcome)
     }
 
     fn solve_unchecked(&self, instance: &Instance, limits: &Limits, stop: &Stop) -> Result<Outcome, Error> {
         match self {
-            Solver::Cpsat(options) => cpsat::solve(instance, options, limits, stop),
-            Solver::Dfs(options) => Ok(dfs::solve(instance, options, limits, stop)),
-            Solver::Mip(options) => mip::solve(instance, options, limits, stop),
-            Solver::Sat(options) => sat::solve(instance, options, limits, stop),
-            Solver::Search(options) => Ok(search_outcome(instance, options, limits, stop)),
-            Solver::Auto(options) => portfolio::solve(instance, options, limits, stop),
+            Solver::Cpsat(options) => cpsat_after_search(instance, options, limits, stop),
+            Solver::Dfs(options) => Ok(dfs::solve(instance, options, limits, stop).map_stats(Stats::Dfs)),
+            Solver::Mip(options) => Ok(mip::solve(instance, options, limits, stop)?.map_stats(Stats::Mip)),
+            Solver::Sat(options) => Ok(sat::solve(instance, options, limits, stop)?.map_stats(Stats::Sat)),
+            Solver::Search(options) => Ok(search::solve(instance, options, limits, stop).map_stats(Stats::Search)),
+            Solver::Auto(options) => {
+                let arms = if options.arms.is_empty() {
+                    default_arms(instance, limits.threads.max(2))
+                } else {
+                    options.arms.clone()
+                };
+                Ok(portfolio::race(instance, &arms, options.progress, limits, stop)?.map_stats(Stats::Auto))
+            }
         }
     }
 
@@ -188,7 +168,7 @@ impl Solver {
                 format!(
                     "search (order {}, {} thread(s), seed {})",
                     options.order,
-                    limits.threads.clamp(1, 2),
+                    search::threads(limits.threads),
                     limits.seed
                 )
             }
@@ -272,78 +252,77 @@ impl Stats {
     }
 }
 
-/// Runs the native search within `limits`, as an [`Outcome`].
-fn search_outcome(instance: &Instance, options: &search::Options, limits: &Limits, stop: &Stop) -> Outcome {
-    let options = search::Options {
-        time_limit: limits.time_limit,
-        node_limit: limits.node_limit,
-        seed: limits.seed,
-        threads: limits.threads.clamp(1, 2) as usize,
-        ..options.clone()
+/// CP-SAT, after the native search when its options ask for a hint: the
+/// search runs `hint_seconds` (within the time limit) on one thread and its
+/// deepest board becomes CP-SAT's solution hint; the seconds count in the limit.
+fn cpsat_after_search(
+    instance: &Instance,
+    options: &cpsat::Options,
+    limits: &Limits,
+    stop: &Stop,
+) -> Result<Outcome, Error> {
+    let Some(seconds) = options.hint_seconds else {
+        return Ok(cpsat::solve(instance, options, limits, None, stop)?.map_stats(Stats::Cpsat));
     };
-    let answer = search::solve(instance, &options, stop.flag());
-    Outcome {
-        status: answer.status,
-        board: answer.board,
-        seconds: answer.stats.seconds,
-        stats: Stats::Search(answer.stats),
+    let start = Instant::now();
+    let budget = limits.time_limit.map_or(seconds, |t| seconds.min(t));
+    let search_limits = Limits { time_limit: Some(budget), node_limit: None, threads: 1, ..*limits };
+    let hint = search::solve(instance, &search::Options::default(), &search_limits, stop).board;
+    let spent = start.elapsed().as_secs_f64();
+    let rest = Limits { time_limit: limits.time_limit.map(|t| (t - spent).max(0.01)), ..*limits };
+    let mut outcome = cpsat::solve(instance, options, &rest, hint.as_ref(), stop)?;
+    outcome.seconds = start.elapsed().as_secs_f64();
+    outcome.stats.hint_seconds = spent;
+    Ok(outcome.map_stats(Stats::Cpsat))
+}
+
+/// Boards with at most this many interior colours go to CDCL SAT.
+pub const FEW_COLOURS: usize = 10;
+
+/// The portfolio's arms for `instance` on `cores` cores, chosen by its interior colours
+/// (measured: see the README's "Reach" section and `results/reach/`):
+/// - few colours (at most [`FEW_COLOURS`], Heule's and Brendan's boards):
+///   CaDiCaL on the seam encoding beside the native search, one core each;
+///   SAT solves Heule's eight in under 0.3 s where the search or CP-SAT may
+///   need seconds or fail;
+/// - many colours (the planted 5+17 and 5+26 boards): the native search on
+///   every core, its threads sharing the tree of the order with the smallest
+///   estimate; it solves 12×12 5+17 and 15×15 5+26 boards in
+///   about a second where CP-SAT and SAT need minutes or fail.
+pub fn default_arms(instance: &Instance, cores: u32) -> Vec<Arm<Solver>> {
+    let (_, interior) = instance.colour_classes();
+    let arm = |kind: SolverKind, cores: u32| Arm { solver: Solver::new(kind), threads: kind.threads(cores) };
+    if interior <= FEW_COLOURS && cores >= 2 {
+        vec![arm(SolverKind::Sat, 1), arm(SolverKind::Search, cores - 1)]
+    } else if interior <= FEW_COLOURS {
+        vec![arm(SolverKind::Sat, 1)]
+    } else {
+        vec![arm(SolverKind::Search, cores)]
     }
 }
 
-/// A solver's answer, before the checker has seen it.
-#[derive(Clone, Debug)]
-pub struct Outcome {
-    /// How the solve ended.
-    pub status: Status,
-    /// The best board found: full when solved, possibly partial otherwise.
-    pub board: Option<Board>,
-    /// Wall-clock seconds spent.
-    pub seconds: f64,
-    /// What the solver counted.
-    pub stats: Stats,
-}
-
-/// A solver's answer after the checker has seen it.
-#[derive(Clone, Debug)]
-pub struct Verified {
-    /// The checker's report on the board, if there was one.
-    pub report: Option<Report>,
-    /// True when the board is a full valid solution.
-    pub solved: bool,
-    /// Matched inner joins of the board, as the checker counted them (0 without a board).
-    pub score: usize,
-}
-
-/// Runs the checker on a solver's board. A board claimed as a solution must be
-/// one; any other answer may leave cells empty (the DFS) or joins mismatched
-/// (the MIP's incumbent) but must break no other rule. Anything else is the
-/// solver's bug and an error.
-pub fn verify(instance: &Instance, outcome: &Outcome) -> Result<Verified, Error> {
-    verify_claim(instance, outcome.status, outcome.board.as_ref())
-}
-
-/// [`verify`] for any tool's answer: a status and an optional board.
-pub fn verify_claim(instance: &Instance, status: Status, board: Option<&Board>) -> Result<Verified, Error> {
-    let Some(board) = board else {
-        return Ok(Verified { report: None, solved: false, score: 0 });
-    };
-    let report = check(instance, board);
-    let claimed = status == Status::Solved;
-    let hard = report.violations.iter().any(|v| !matches!(v, Violation::Mismatch { .. }));
-    if (claimed && !report.is_solution()) || hard {
-        return Err(Error::Rejected(format!("the solver's board failed the checker: {report}")));
+impl Entrant for Solver {
+    fn name(&self) -> &'static str {
+        self.kind().name()
     }
-    Ok(Verified { solved: report.is_solution(), score: report.score, report: Some(report) })
+
+    fn enter(&self, instance: &Instance, limits: &Limits, stop: &Stop) -> Result<(Status, Option<Board>), Error> {
+        let outcome = self.solve(instance, limits, stop)?;
+        Ok((outcome.status, outcome.board))
+    }
 }
 
-/// Solves and verifies in one call: what every bench does for each run.
-pub fn solve_verified(
+/// Solves and accepts in one call: what every bench does for each run.
+///
+/// # Errors
+/// The solver's error, or the checker's rejection of its board.
+pub fn solve_accepted(
     solver: &Solver,
     instance: &Instance,
     limits: &Limits,
     stop: &Stop,
-) -> Result<(Outcome, Verified), Error> {
+) -> Result<(Outcome, Accepted), Error> {
     let outcome = solver.solve(instance, limits, stop)?;
-    let verified = verify(instance, &outcome)?;
-    Ok((outcome, verified))
+    let accepted = accept(instance, outcome.status, outcome.board.as_ref())?;
+    Ok((outcome, accepted))
 }

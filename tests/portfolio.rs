@@ -40,14 +40,14 @@ fn the_first_verified_board_wins_and_no_thread_is_left() {
     let arms = [SolverKind::Search, SolverKind::Cpsat, SolverKind::Dfs]
         .map(|kind| Arm { solver: Solver::new(kind), threads: 1 })
         .to_vec();
-    let options = portfolio::Options { arms, progress: false };
+    let auto = Solver::Auto(portfolio::Options { arms, progress: false });
     let limits = Limits { time_limit: Some(120.0), ..Limits::default() };
-    let outcome = portfolio::solve(&p.instance, &options, &limits, &Stop::new()).unwrap();
+    let outcome = auto.solve(&p.instance, &limits, &Stop::new()).unwrap();
     assert_eq!(outcome.status, Status::Solved);
     assert!(check(&p.instance, outcome.board.as_ref().unwrap()).is_solution());
     let Stats::Auto(stats) = &outcome.stats else { panic!("the portfolio returns its own stats") };
     assert_eq!(stats.arms.len(), 3, "every arm reported back");
-    let winner = stats.winner.expect("a winner");
+    let winner = stats.winner.clone().expect("a winner");
     let seconds = stats.winner_seconds.unwrap();
     for arm in &stats.arms {
         if arm.solver != winner {
@@ -68,7 +68,7 @@ fn the_first_verified_board_wins_and_no_thread_is_left() {
         })
     };
     let start = std::time::Instant::now();
-    let outcome = portfolio::solve(&hard.instance, &options, &limits, &stop).unwrap();
+    let outcome = auto.solve(&hard.instance, &limits, &stop).unwrap();
     raiser.join().unwrap();
     assert_eq!(outcome.status, Status::Interrupted);
     assert!(start.elapsed().as_secs_f64() < 5.5, "{:?}", start.elapsed());

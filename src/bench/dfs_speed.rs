@@ -18,8 +18,8 @@ fn run_dfs(
     options: dfs::Options,
     limits: &Limits,
     stop: &Stop,
-) -> Result<(solver::Outcome, solver::Verified, dfs::Stats), Error> {
-    let (outcome, verified) = solver::solve_verified(&Solver::Dfs(options), instance, limits, stop)?;
+) -> Result<(solver::Outcome, solver::Accepted, dfs::Stats), Error> {
+    let (outcome, verified) = solver::solve_accepted(&Solver::Dfs(options), instance, limits, stop)?;
     let Stats::Dfs(stats) = outcome.stats.clone() else { unreachable!("the DFS returns DFS stats") };
     Ok((outcome, verified, stats))
 }

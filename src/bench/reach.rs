@@ -20,7 +20,7 @@ use crate::formats::instance_json;
 use crate::generate::{PlantedSpec, planted};
 use crate::puzzle::Instance;
 use crate::search;
-use crate::solver::{self, Limits, Solver, SolverKind, Status, Verified};
+use crate::solver::{self, Accepted, Limits, Solver, SolverKind, Status};
 use crate::stop::Stop;
 
 /// What `bench reach` runs.
@@ -137,7 +137,7 @@ fn threads(arm: BenchArm, cores: u32) -> u32 {
 /// What one arm did on one instance.
 struct Answer {
     status: Status,
-    verified: Verified,
+    verified: Accepted,
     seconds: f64,
     /// Nodes and restarts, for solvers that count them.
     nodes: Option<(u64, u64)>,
@@ -157,7 +157,7 @@ fn run_arm(arm: BenchArm, instance: &Instance, limits: &Limits, stop: &Stop) -> 
                 if arm == BenchArm::PythonElement { Reference::PythonElement } else { Reference::MinizincGecode };
             let time_limit = limits.time_limit.unwrap_or(f64::INFINITY);
             let answer = reference::solve(tool, instance, time_limit, stop)?;
-            let verified = solver::verify_claim(instance, answer.status, answer.board.as_ref())?;
+            let verified = solver::accept(instance, answer.status, answer.board.as_ref())?;
             Ok(Answer { status: answer.status, verified, seconds: answer.seconds, nodes: None })
         }
     }
@@ -165,7 +165,7 @@ fn run_arm(arm: BenchArm, instance: &Instance, limits: &Limits, stop: &Stop) -> 
 
 /// Runs one of edgematch's solvers; its board is verified.
 fn run_solver(solver: &Solver, instance: &Instance, limits: &Limits, stop: &Stop) -> Result<Answer, Error> {
-    let (outcome, verified) = solver::solve_verified(solver, instance, limits, stop)?;
+    let (outcome, verified) = solver::solve_accepted(solver, instance, limits, stop)?;
     Ok(Answer { status: outcome.status, verified, seconds: outcome.seconds, nodes: outcome.stats.nodes() })
 }
 

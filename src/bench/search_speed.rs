@@ -36,8 +36,9 @@ pub fn search_speed(instances: &[PathBuf], seconds: f64, stop: &Stop) -> Result<
         let file = instance_json::read(path)?;
         let instance = &file.instance;
         // The estimator's choice: estimation only, the walk stopped at once.
-        let choose = search::Options { strips: StripTest::On, node_limit: Some(1), ..search::Options::default() };
-        let chosen = search::solve(instance, &choose, stop.flag()).stats;
+        let choose = search::Options { strips: StripTest::On, ..search::Options::default() };
+        let walk_none = Limits { node_limit: Some(1), seed: 0, threads: 1, time_limit: None };
+        let chosen = search::solve(instance, &choose, &walk_none, stop).stats;
         if stop.is_raised() {
             // Interrupted while estimating: no order was chosen.
             break;
@@ -53,7 +54,7 @@ pub fn search_speed(instances: &[PathBuf], seconds: f64, stop: &Stop) -> Result<
                 break;
             }
             let options = search::Options { order: OrderChoice::Fixed(order), strips, ..search::Options::default() };
-            let (outcome, verified) = solver::solve_verified(&Solver::Search(options), instance, &limits, stop)?;
+            let (outcome, verified) = solver::solve_accepted(&Solver::Search(options), instance, &limits, stop)?;
             let Stats::Search(stats) = outcome.stats else { unreachable!("the search returns search stats") };
             eprintln!(
                 "bench: search {} {order} strip test {strips}: {} in {:.3} s, {} nodes",

@@ -16,7 +16,7 @@ use edgematch::stop::Stop;
 use super::args::{
     ModelArg, Numbers, cores, numbers, seconds, shard, shard_or_slurm, size_and_seconds, size_and_seeds, write_out,
 };
-use super::unless_interrupted;
+use super::show::unless_interrupted;
 
 #[derive(Subcommand)]
 pub(crate) enum BenchCommand {

@@ -12,7 +12,7 @@ use edgematch::error::Error;
 use edgematch::formats::{board_json, load};
 use edgematch::output::write_atomic;
 use edgematch::portfolio;
-use edgematch::solver::{Limits, Outcome, Solver, Status};
+use edgematch::solver::{self, Limits, Outcome, Solver, Status};
 use edgematch::stop::Stop;
 
 use super::split::DEFAULT_ORDER;
@@ -117,7 +117,7 @@ pub(crate) fn run_local(
     );
     let solver = match solver {
         Solver::Auto(_) => {
-            Solver::Auto(portfolio::Options { arms: portfolio::default_arms(instance, 1), progress: false })
+            Solver::Auto(portfolio::Options { arms: solver::default_arms(instance, 1), progress: false })
         }
         other => other,
     };
@@ -150,7 +150,7 @@ pub(crate) fn run_local(
             println!("wrote {}", path.display());
         }
     }
-    Ok(super::unless_interrupted(match answer.status {
+    Ok(super::show::unless_interrupted(match answer.status {
         Status::Solved => ExitCode::SUCCESS,
         _ => ExitCode::from(1),
     }))

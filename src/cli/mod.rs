@@ -11,16 +11,15 @@ mod flux;
 mod generate;
 mod oracle;
 mod render;
+mod show;
 mod solve;
 mod split;
 mod verify;
 
-use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
-use edgematch::formats::load;
 
 /// Edge-matching puzzles (Eternity II and its kind): generate, solve with CP-SAT, verify.
 #[derive(Parser)]
@@ -77,28 +76,5 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
         Command::Bench(command) => bench::run(command),
         Command::Split(args) => split::run(args),
         Command::Collect(args) => collect::run(args),
-    }
-}
-
-/// The `instance:` line: path, size, pieces, clues, and how a piece list was read.
-fn describe(path: &Path, loaded: &load::Loaded) -> String {
-    let instance = &loaded.instance;
-    let columns = loaded.columns.map_or(String::new(), |c| format!(", columns {c}"));
-    format!(
-        "instance: {} ({}, {} pieces, {} clues{columns})",
-        path.display(),
-        instance.grid,
-        instance.pieces.len(),
-        instance.clues.len()
-    )
-}
-
-/// Exit code 130 after Ctrl-C, else `code`.
-fn unless_interrupted(code: ExitCode) -> ExitCode {
-    if edgematch::interrupt::raised() {
-        eprintln!("interrupted");
-        ExitCode::from(130)
-    } else {
-        code
     }
 }

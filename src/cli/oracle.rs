@@ -13,7 +13,7 @@ use edgematch::puzzle::{Board, Grid};
 use edgematch::solver::{Limits, SolverKind, Status};
 
 use super::args::{InstanceSourceArgs, cores, seconds, write_out};
-use super::{describe, unless_interrupted};
+use super::show::{describe, unless_interrupted};
 
 #[derive(Subcommand)]
 pub(crate) enum OracleCommand {

@@ -13,7 +13,8 @@ use edgematch::{cpsat, dfs, interrupt, mip, portfolio, render, sat, search};
 use prost::Message as _;
 
 use super::args::{InstanceSourceArgs, ModelArg, SEED_RANGE, cores, seconds};
-use super::{cubes, describe, unless_interrupted};
+use super::cubes;
+use super::show::{describe, log_to_stderr, unless_interrupted};
 
 #[derive(Args)]
 pub(crate) struct SolveArgs {
@@ -235,11 +236,16 @@ impl SolveArgs {
                 bail!("{flag} is an option of --solver {owner}, not of --solver {}", self.solver);
             }
         }
-        let mut limits =
-            Limits { time_limit: self.time_limit, node_limit: self.dfs.node_limit, seed: self.seed, threads: 1 };
+        // Threads: the count given (CP-SAT's --workers, the search's --threads), else the solver's own rule.
+        let given = match self.solver {
+            SolverKind::Cpsat => self.cpsat.workers,
+            SolverKind::Search => self.search.threads,
+            _ => None,
+        };
+        let threads = given.unwrap_or_else(|| self.solver.threads(cores()));
+        let limits = Limits { time_limit: self.time_limit, node_limit: self.dfs.node_limit, seed: self.seed, threads };
         let solver = match self.solver {
             SolverKind::Cpsat => {
-                limits.threads = self.cpsat.workers.unwrap_or_else(cores);
                 let formulation = self.cpsat.model.unwrap_or(ModelArg::Table).into();
                 let strategy = match self.cpsat.strategy.as_deref() {
                     Some("clues") => cpsat::tuning::Strategy::Clues,
@@ -262,20 +268,13 @@ impl SolveArgs {
             }),
             SolverKind::Mip => Solver::Mip(mip::Options { log: self.log }),
             SolverKind::Sat => Solver::Sat(self.sat.options()),
-            SolverKind::Search => {
-                limits.threads = self.search.threads.unwrap_or_else(|| cores().min(2));
-                Solver::Search(search::Options {
-                    order: self.search.order.unwrap_or_default(),
-                    explain: self.search.explain,
-                    parallel: self.search.parallel.unwrap_or_default(),
-                    strips: self.search.strip_test.unwrap_or_default(),
-                    ..search::Options::default()
-                })
-            }
-            SolverKind::Auto => {
-                limits.threads = cores();
-                Solver::Auto(portfolio::Options { arms: Vec::new(), progress: true })
-            }
+            SolverKind::Search => Solver::Search(search::Options {
+                order: self.search.order.unwrap_or_default(),
+                explain: self.search.explain,
+                parallel: self.search.parallel.unwrap_or_default(),
+                strips: self.search.strip_test.unwrap_or_default(),
+            }),
+            SolverKind::Auto => Solver::Auto(portfolio::Options { arms: Vec::new(), progress: true }),
         };
         Ok((solver, limits))
     }
@@ -283,6 +282,9 @@ impl SolveArgs {
 
 pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     let (solver, limits) = args.solver()?;
+    if args.search.explain {
+        log_to_stderr(log::LevelFilter::Info);
+    }
     if let Some(k) = args.cubes {
         let loaded = args.source.load(&args.instance)?;
         println!("{}", describe(&args.instance, &loaded));
@@ -317,7 +319,7 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     for (name, value) in outcome.stats.lines(outcome.seconds) {
         println!("{name}: {value}");
     }
-    let verified = match solver::verify(instance, &outcome) {
+    let verified = match solver::accept(instance, outcome.status, outcome.board.as_ref()) {
         Ok(verified) => verified,
         Err(error) => {
             eprintln!("edgematch: {error}; this is a bug");

@@ -10,7 +10,7 @@ use edgematch::formats::instance_json::InstanceFile;
 use edgematch::search::Order;
 
 use super::args::InstanceSourceArgs;
-use super::describe;
+use super::show::describe;
 
 /// The fill order whose first cells the cubes fix, unless `--order` says otherwise.
 pub(crate) const DEFAULT_ORDER: &str = "corner-square-nw";

@@ -9,7 +9,7 @@ use edgematch::formats::load;
 use edgematch::verify::VerifyReport;
 
 use super::args::InstanceSourceArgs;
-use super::describe;
+use super::show::describe;
 
 #[derive(Args)]
 pub(crate) struct VerifyArgs {

@@ -14,8 +14,8 @@ use prost::Message as _;
 pub use self::bridge::{SolveEnv, Stopper};
 use self::proto::{CpSolverResponse, CpSolverStatus, SatParameters};
 use crate::error::Error;
+use crate::outcome::{Limits, Outcome, Status};
 use crate::puzzle::{Board, Instance, Placement, Rotation};
-use crate::solver::{self, Limits, Outcome, Status};
 use crate::stop::Stop;
 
 /// The OR-Tools release the bridge is built and linked against.
@@ -32,6 +32,7 @@ pub struct Options {
     pub strategy: tuning::Strategy,
     /// Run the native search (one thread) this many seconds first and hint
     /// CP-SAT with its deepest board; the seconds count in the time limit.
+    /// The dispatcher composes the two ([`crate::solver`]); [`solve`] takes the board.
     pub hint_seconds: Option<f64>,
     /// Named parameters set on top of the defaults.
     pub params: Vec<tuning::Param>,
@@ -88,35 +89,30 @@ pub fn parameters(options: &Options, limits: &Limits) -> Result<SatParameters, E
 }
 
 /// Builds the model of `instance` in the chosen formulation, solves it until
-/// done or `stop` is raised, and decodes the board. The board is the solver's
+/// done or `stop` is raised, and decodes the board. A `hint` board (complete or
+/// partial) becomes CP-SAT's solution hint. The board returned is the solver's
 /// claim: check it before trusting it.
-pub fn solve(instance: &Instance, options: &Options, limits: &Limits, stop: &Stop) -> Result<Outcome, Error> {
+///
+/// # Errors
+/// A model over the size policy, parameters the bridge refuses, or a response it cannot read.
+pub fn solve(
+    instance: &Instance,
+    options: &Options,
+    limits: &Limits,
+    hint: Option<&Board>,
+    stop: &Stop,
+) -> Result<Outcome<Stats>, Error> {
     let start = Instant::now();
     validate::model_size(instance, options.formulation)?;
     let mut model = model::build(instance, options.formulation);
     if options.strategy == tuning::Strategy::Clues {
         model.proto.search_strategy.push(tuning::clue_strategy(instance, &model));
     }
-    let mut hint_cells = 0;
     let mut parameters = parameters(options, limits)?;
-    if let Some(seconds) = options.hint_seconds {
-        let budget = limits.time_limit.map_or(seconds, |t| seconds.min(t));
-        let search_options = crate::search::Options {
-            time_limit: Some(budget),
-            threads: 1,
-            seed: limits.seed,
-            ..crate::search::Options::default()
-        };
-        let answer = crate::search::solve(instance, &search_options, stop.flag());
-        if let Some(board) = &answer.board {
-            model.proto.solution_hint = Some(tuning::hint(instance, &model, board));
-            hint_cells = board.placed();
-        }
-        if let Some(t) = limits.time_limit {
-            parameters.max_time_in_seconds = Some((t - start.elapsed().as_secs_f64()).max(0.01));
-        }
+    let hint_cells = hint.map_or(0, Board::placed);
+    if let Some(board) = hint {
+        model.proto.solution_hint = Some(tuning::hint(instance, &model, board));
     }
-    let hint_seconds = start.elapsed().as_secs_f64();
     for param in &options.params {
         param.apply(&mut parameters);
     }
@@ -145,9 +141,9 @@ pub fn solve(instance: &Instance, options: &Options, limits: &Limits, stop: &Sto
         constraints: model.proto.constraints.len(),
         workers: limits.threads,
         hint_cells,
-        hint_seconds: if options.hint_seconds.is_some() { hint_seconds } else { 0.0 },
+        hint_seconds: 0.0,
     };
-    Ok(Outcome { status, board, seconds, stats: solver::Stats::Cpsat(stats) })
+    Ok(Outcome { status, board, seconds, stats })
 }
 
 /// Every solution of `instance`, up to `cap`, by CP-SAT's enumeration (one

@@ -222,8 +222,8 @@ mod tests {
     #[test]
     fn every_variant_solves_a_small_board_and_the_checker_agrees() {
         use crate::cpsat::model::Formulation;
-        use crate::cpsat::{Options, solve};
-        use crate::solver::{Limits, Status};
+        use crate::cpsat::Options;
+        use crate::solver::{Limits, Solver, Status};
         use crate::stop::Stop;
         let planted = planted(&PlantedSpec::square(6, 3, 5, 5)).unwrap();
         let fixed = "search_branching=fixed".parse::<Param>().unwrap();
@@ -235,7 +235,8 @@ mod tests {
         ];
         let limits = Limits { time_limit: Some(60.0), threads: 1, ..Limits::default() };
         for options in variants {
-            let outcome = solve(&planted.instance, &options, &limits, &Stop::new()).unwrap();
+            // Through the dispatcher, which runs the search for the hint first.
+            let outcome = Solver::Cpsat(options.clone()).solve(&planted.instance, &limits, &Stop::new()).unwrap();
             assert_eq!(outcome.status, Status::Solved, "{options:?}");
             let board = outcome.board.unwrap();
             assert!(crate::check::check(&planted.instance, &board).is_solution(), "{options:?}");

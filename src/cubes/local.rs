@@ -75,7 +75,7 @@ pub fn solve(
             let sub = split.sub_instance(instance, i);
             let (cpu0, t0) = (cpu::thread_seconds(), Instant::now());
             let outcome = solver.solve(&sub, limits, &found.child())?;
-            solver::verify(&sub, &outcome)?;
+            solver::accept(&sub, outcome.status, outcome.board.as_ref())?;
             let mut status = outcome.status;
             if status == Status::Solved {
                 let board = outcome.board.clone().ok_or_else(|| Error::Rejected("solved without a board".into()))?;

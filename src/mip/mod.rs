@@ -18,8 +18,8 @@ use std::time::{Duration, Instant};
 pub use self::bridge::MipEnv;
 use self::bridge::MipProblem;
 use crate::error::Error;
+use crate::outcome::{Limits, Outcome, Status};
 use crate::puzzle::{Board, Instance, Placement, Side};
-use crate::solver::{self, Limits, Outcome, Status};
 use crate::stop::Stop;
 
 /// The MIP's own options; time and seed come from [`Limits`].
@@ -155,7 +155,7 @@ const INTERRUPTED: i32 = 17;
 
 /// Builds and solves the MIP. The board is HiGHS' incumbent (a full board,
 /// maybe with mismatched joins): check it before trusting it.
-pub fn solve(instance: &Instance, options: &Options, limits: &Limits, stop: &Stop) -> Result<Outcome, Error> {
+pub fn solve(instance: &Instance, options: &Options, limits: &Limits, stop: &Stop) -> Result<Outcome<Stats>, Error> {
     let start = Instant::now();
     let model = build(instance, options, limits)?;
     let env = MipEnv::new();
@@ -179,7 +179,7 @@ pub fn solve(instance: &Instance, options: &Options, limits: &Limits, stop: &Sto
     let Some(result) = result else {
         let status = if stop.is_raised() { Status::Interrupted } else { Status::Unknown };
         let stats = Stats { columns, rows, nonzeros, model_status: INTERRUPTED, objective: None, dual_bound: f64::NAN };
-        return Ok(Outcome { status, board: None, seconds, stats: solver::Stats::Mip(stats) });
+        return Ok(Outcome { status, board: None, seconds, stats });
     };
     let board = result.has_solution.then(|| {
         let mut board = Board::empty(instance.grid);
@@ -206,7 +206,7 @@ pub fn solve(instance: &Instance, options: &Options, limits: &Limits, stop: &Sto
         objective: result.has_solution.then_some(result.objective),
         dual_bound: result.dual_bound,
     };
-    Ok(Outcome { status, board, seconds, stats: solver::Stats::Mip(stats) })
+    Ok(Outcome { status, board, seconds, stats })
 }
 
 /// How long HiGHS may take to return after a stop or its deadline before it is abandoned.

@@ -20,8 +20,8 @@ use std::time::{Duration, Instant};
 
 pub use self::encode::{Am1, Cnf, EncodeOptions, Encoding, Meaning, Sizes, encode};
 use crate::error::Error;
+use crate::outcome::{Limits, Outcome, Status};
 use crate::puzzle::{Board, Instance};
-use crate::solver::{self, Limits, Outcome, Status};
 use crate::stop::Stop;
 
 /// CaDiCaL's predefined option sets.
@@ -157,7 +157,7 @@ impl cadical::Callbacks for Watch {
 }
 
 /// Encodes `instance`, solves it until done or `stop` is raised, and decodes the board.
-pub fn solve(instance: &Instance, options: &Options, limits: &Limits, stop: &Stop) -> Result<Outcome, Error> {
+pub fn solve(instance: &Instance, options: &Options, limits: &Limits, stop: &Stop) -> Result<Outcome<Stats>, Error> {
     let start = Instant::now();
     let deadline = match limits.time_limit {
         Some(t) if !(t >= 0.0 && t.is_finite()) => {
@@ -173,7 +173,7 @@ pub fn solve(instance: &Instance, options: &Options, limits: &Limits, stop: &Sto
         status,
         board,
         seconds: start.elapsed().as_secs_f64(),
-        stats: solver::Stats::Sat(stats),
+        stats,
     };
     if stop.is_raised() {
         return Ok(finish(Status::Interrupted, None, stats));

@@ -22,7 +22,7 @@
 //! Colours are bits of a `u64`: with more than 64 colour values the plan has
 //! no chains and nothing is filtered.
 
-use super::plan::{Entry, Step};
+use super::step::{Entry, Step};
 
 /// `end_of` value of a depth that begins no chain.
 pub(crate) const NONE: u32 = u32::MAX;
@@ -146,7 +146,7 @@ impl Chains {
                 chains.masks.resize(chains.masks.len() + colours * (colours + 1), 0);
                 for a in 0..colours {
                     for b in 0..colours {
-                        let k = step.base as usize + a * colours + b;
+                        let k = step.key(a, b, colours);
                         let (x, f) = if link_is_a { (a, b) } else { (b, a) };
                         let row = rows as usize + f * (colours + 1);
                         for entry in &entries[starts[k] as usize..starts[k + 1] as usize] {
@@ -236,7 +236,7 @@ mod tests {
         let read = |src: u16, shift: u8| ((colour_of[usize::from(src)] >> shift) & 0xFF) as usize;
         let (a, b) =
             if link.link_is_a { (x, read(step.b_src, step.b_shift)) } else { (read(step.a_src, step.a_shift), x) };
-        let key = step.base as usize + a * plan.colours + b;
+        let key = step.key(a, b, plan.colours);
         plan.entries[plan.starts[key] as usize..plan.starts[key + 1] as usize].iter().any(|e| {
             i == d1
                 || completable(

@@ -19,7 +19,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use super::chain::Chains;
-use super::plan::{Entry, Plan, SLOTS, Step};
+use super::plan::Plan;
+use super::step::{Entry, SLOTS, Step};
 use crate::puzzle::Board;
 
 /// Placements between two looks at the clock and the stop flags.
@@ -27,7 +28,7 @@ const POLL: u64 = 1 << 14;
 
 /// Where a run must end besides a solution or an exhausted tree.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Limits {
+pub(crate) struct Bounds {
     /// Wall-clock deadline.
     pub(crate) deadline: Option<Instant>,
     /// Stop after about this many placements.
@@ -112,7 +113,7 @@ impl Frame {
 fn open(step: &Step, colour_of: &[u32; SLOTS], starts: &[u32], colours: usize) -> Frame {
     let a = (colour_of[usize::from(step.a_src)] >> step.a_shift) & 0xFF;
     let b = (colour_of[usize::from(step.b_src)] >> step.b_shift) & 0xFF;
-    let key = step.base as usize + a as usize * colours + b as usize;
+    let key = step.key(a as usize, b as usize, colours);
     let (pos, end) = (starts[key], starts[key + 1]);
     Frame { pos, end, want: wanted(step, colour_of), piece: 0 }
 }
@@ -312,7 +313,7 @@ fn walk_fast(w: &mut Walk, mut depth: usize, lo: usize, hi: usize, poll_at: u64)
 fn open_unchecked(step: &Step, colour_of: &[u32; SLOTS], starts: &[u32], colours: usize) -> Frame {
     let a = (colour_of[usize::from(step.a_src)] >> step.a_shift) & 0xFF;
     let b = (colour_of[usize::from(step.b_src)] >> step.b_shift) & 0xFF;
-    let key = step.base as usize + a as usize * colours + b as usize;
+    let key = step.key(a as usize, b as usize, colours);
     // SAFETY: a and b are colours (< colours), and every step's table has
     // colours² keys inside starts, plus the final end (Walk::new).
     let (pos, end) = unsafe { (*starts.get_unchecked(key), *starts.get_unchecked(key + 1)) };
@@ -350,7 +351,7 @@ impl<'a> Walk<'a> {
 /// `cancel` (raised by a sibling run that finished). With `split`, only the
 /// subtrees this run claims below the split level are explored, and
 /// `Exhausted` means that no subtree is left to claim.
-pub(crate) fn run(plan: &Plan, limits: &Limits, stop: &AtomicBool, cancel: &AtomicBool, split: Option<&Split>) -> Run {
+pub(crate) fn run(plan: &Plan, bounds: &Bounds, stop: &AtomicBool, cancel: &AtomicBool, split: Option<&Split>) -> Run {
     let total = plan.steps.len();
     // The steps with a dummy after the last, so that opening "the next
     // depth" needs no test (the dummy reads the sentinel; its range is unused).
@@ -388,41 +389,9 @@ pub(crate) fn run(plan: &Plan, limits: &Limits, stop: &AtomicBool, cancel: &Atom
             depth = reached;
             handback
         } else {
-            let (step, next_step, frame) = (&steps[depth], &steps[depth + 1], w.frames[depth]);
             let at_split = depth + 1 == share.level;
             let keep_leaves = depth + 1 == total || depth >= best;
-            let scan = scan_general(
-                step,
-                next_step,
-                frame,
-                w.entries,
-                w.starts,
-                w.colours,
-                &mut w.colour_of,
-                &w.used,
-                &mut w.nodes,
-                at_split,
-                keep_leaves,
-                &mut share,
-                {
-                    let (admit, shift) = w.chains.filter(depth, &w.admitted);
-                    move |shown: u32| (admit >> ((shown >> shift) & 63)) & 1 != 0
-                },
-            );
-            match scan {
-                Scan::Placed { pos, piece, next } => {
-                    w.used[usize::from(piece)] = true;
-                    w.frames[depth].pos = pos;
-                    w.frames[depth].piece = piece;
-                    depth += 1;
-                    w.frames[depth] = next;
-                    if steps[depth].begins_chain {
-                        w.chains.begin(depth, &w.colour_of[..], &mut w.admitted[depth + 1..]);
-                    }
-                    Handback::Pushed
-                }
-                Scan::Exhausted => Handback::Exhausted,
-            }
+            step_general(&mut w, &steps, &mut depth, at_split, keep_leaves, &mut share)
         };
         match handback {
             Handback::Exhausted => {
@@ -449,22 +418,76 @@ pub(crate) fn run(plan: &Plan, limits: &Limits, stop: &AtomicBool, cancel: &Atom
                 let nodes = w.nodes;
                 if nodes >= next_poll {
                     next_poll = nodes + POLL;
-                    let end = if stop.load(Ordering::Relaxed) {
-                        Some(End::Stopped)
-                    } else if cancel.load(Ordering::Relaxed) {
-                        Some(End::Cancelled)
-                    } else if limits.node_limit.is_some_and(|l| nodes >= l)
-                        || limits.deadline.is_some_and(|d| Instant::now() >= d)
-                    {
-                        Some(End::Limit)
-                    } else {
-                        None
-                    };
-                    if let Some(end) = end {
+                    if let Some(end) = bounds.reached(nodes, stop, cancel) {
                         return finish(end, nodes, &best_chosen);
                     }
                 }
             }
+        }
+    }
+}
+
+/// One step of the general scan (depths outside the fast walk's range): the
+/// next candidate of `depth` is placed and the next depth opened, or the
+/// depth is exhausted.
+#[inline(always)]
+fn step_general(
+    w: &mut Walk<'_>,
+    steps: &[Step],
+    depth: &mut usize,
+    at_split: bool,
+    keep_leaves: bool,
+    share: &mut Share<'_>,
+) -> Handback {
+    let d = *depth;
+    let (step, next_step, frame) = (&steps[d], &steps[d + 1], w.frames[d]);
+    let scan = scan_general(
+        step,
+        next_step,
+        frame,
+        w.entries,
+        w.starts,
+        w.colours,
+        &mut w.colour_of,
+        &w.used,
+        &mut w.nodes,
+        at_split,
+        keep_leaves,
+        share,
+        {
+            let (admit, shift) = w.chains.filter(d, &w.admitted);
+            move |shown: u32| (admit >> ((shown >> shift) & 63)) & 1 != 0
+        },
+    );
+    match scan {
+        Scan::Placed { pos, piece, next } => {
+            w.used[usize::from(piece)] = true;
+            w.frames[d].pos = pos;
+            w.frames[d].piece = piece;
+            *depth = d + 1;
+            w.frames[d + 1] = next;
+            if steps[d + 1].begins_chain {
+                w.chains.begin(d + 1, &w.colour_of[..], &mut w.admitted[d + 2..]);
+            }
+            Handback::Pushed
+        }
+        Scan::Exhausted => Handback::Exhausted,
+    }
+}
+
+impl Bounds {
+    /// Why a run that made `nodes` placements must end now, if it must: the
+    /// stop, a sibling's cancel, the node limit or the deadline.
+    #[inline]
+    fn reached(&self, nodes: u64, stop: &AtomicBool, cancel: &AtomicBool) -> Option<End> {
+        if stop.load(Ordering::Relaxed) {
+            Some(End::Stopped)
+        } else if cancel.load(Ordering::Relaxed) {
+            Some(End::Cancelled)
+        } else if self.node_limit.is_some_and(|l| nodes >= l) || self.deadline.is_some_and(|d| Instant::now() >= d) {
+            Some(End::Limit)
+        } else {
+            None
         }
     }
 }

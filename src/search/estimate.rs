@@ -135,28 +135,35 @@ pub(crate) fn estimate(
     }
 }
 
+/// The sizes of one particle's slices in a [`Population`].
+#[derive(Clone, Copy)]
+struct Shape {
+    /// Cells plus the sentinel.
+    cells: usize,
+    /// Words of the used-piece bitset.
+    words: usize,
+    /// Admitted masks: one per later step of the longest chain.
+    span: usize,
+}
+
+impl Shape {
+    fn of(plan: &Plan) -> Shape {
+        Shape {
+            cells: plan.clue_board.cells.len() + 1,
+            words: plan.pieces.div_ceil(64),
+            span: plan.chains.longest.max(1),
+        }
+    }
+}
+
 /// One run: ln of the estimated node count, ln of the estimated count at
 /// each depth it reached, and a solution if a particle filled the board.
+/// Each depth expands every particle, resamples the children down to
+/// `width`, and advances the survivors; a full board is traced back.
 fn one_run(plan: &Plan, width: usize, rng: &mut Rng, halt: &[&AtomicBool]) -> (f64, Vec<f64>, Option<Board>) {
-    let steps = &plan.steps[..];
-    let entries = &plan.entries[..];
-    let cells = plan.clue_board.cells.len() + 1;
-    let words = plan.pieces.div_ceil(64);
-    let mut now = Population::default();
+    let shape = Shape::of(plan);
+    let mut now = root(plan, shape);
     let mut next = Population::default();
-    now.colours.extend_from_slice(&plan.initial_colours[..cells]);
-    now.used.resize(words, 0);
-    for (p, _) in plan.initial_used.iter().enumerate().filter(|&(_, &u)| u) {
-        now.used[p / 64] |= 1 << (p % 64);
-    }
-    now.weight.push(1.0);
-    let chains = &plan.chains;
-    // Admitted masks per particle: one per later step of the longest chain.
-    let span = chains.longest.max(1);
-    now.admitted.resize(span, u64::MAX);
-    if steps.first().is_some_and(|s| s.begins_chain) {
-        chains.begin(0, &now.colours, &mut now.admitted);
-    }
     // The root counts as one node; weights are relative to e^ln_scale.
     let mut ln_total = 0.0f64;
     let mut ln_scale = 0.0f64;
@@ -164,102 +171,150 @@ fn one_run(plan: &Plan, width: usize, rng: &mut Rng, halt: &[&AtomicBool]) -> (f
     let mut picked: Vec<usize> = Vec::new();
     // Per depth, the (parent particle, entry) of each particle: back-pointers
     // that spell out a particle's board.
-    let mut trail: Vec<Vec<(u32, u32)>> = Vec::with_capacity(steps.len());
-    let mut levels: Vec<f64> = Vec::with_capacity(steps.len());
-    for (d, step) in steps.iter().enumerate() {
+    let mut trail: Vec<Vec<(u32, u32)>> = Vec::with_capacity(plan.steps.len());
+    let mut levels: Vec<f64> = Vec::with_capacity(plan.steps.len());
+    for d in 0..plan.steps.len() {
         // A run on a wide board takes a while: a raised flag cuts it short (its
         // estimate is then not used, the caller stops too).
         if halt.iter().any(|h| h.load(Ordering::Relaxed)) {
             return (ln_total, levels, None);
         }
-        children.clear();
-        // The filter of this depth's chain: which slot of a particle's masks.
-        let slot = chains.filtered[d].then(|| d - chains.start_of[d] as usize);
-        let shift = step.filter_shift;
-        for k in 0..now.len() {
-            let colour_of = &now.colours[k * cells..(k + 1) * cells];
-            let used = &now.used[k * words..(k + 1) * words];
-            let admit = slot.map_or(u64::MAX, |i| now.admitted[k * span + i]);
-            let read = |src: u16, shift: u8| (colour_of[usize::from(src)] >> shift) & 0xFF;
-            let (a, b) = (read(step.a_src, step.a_shift), read(step.b_src, step.b_shift));
-            let want = (read(step.c_src, step.c_shift) << step.c_put) | (read(step.d_src, step.d_shift) << step.d_put);
-            let key = step.base as usize + a as usize * plan.colours + b as usize;
-            let (lo, hi) = (plan.starts[key], plan.starts[key + 1]);
-            for e in lo..hi {
-                let entry = entries[e as usize];
-                let p = usize::from(entry.piece);
-                let admitted = (admit >> ((entry.colours >> shift) & 63)) & 1 != 0;
-                if used[p / 64] & (1 << (p % 64)) == 0 && entry.colours & step.mask == want && admitted {
-                    children.push((k as u32, e));
-                }
-            }
-        }
+        expand(plan, d, shape, &now, &mut children);
         if children.is_empty() {
             return (ln_total, levels, None);
         }
         let total: f64 = children.iter().map(|&(k, _)| now.weight[k as usize]).sum();
         levels.push(ln_scale + total.ln());
         ln_total = ln_add(ln_total, ln_scale + total.ln());
-        // Choose the survivors and their weights (relative to the new scale).
-        picked.clear();
-        let share;
-        if children.len() <= width {
-            picked.extend(0..children.len());
-            let top = children.iter().map(|&(k, _)| now.weight[k as usize]).fold(0.0, f64::max);
-            ln_scale += top.ln();
-            share = None;
-            next.clear();
-            for &i in &picked {
-                next.weight.push(now.weight[children[i].0 as usize] / top);
-            }
-        } else {
-            let step_w = total / width as f64;
-            let mut target = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * step_w;
-            let mut cumulative = 0.0;
-            for (i, &(k, _)) in children.iter().enumerate() {
-                cumulative += now.weight[k as usize];
-                while target < cumulative && picked.len() < width {
-                    picked.push(i);
-                    target += step_w;
-                }
-            }
-            while picked.len() < width {
-                picked.push(children.len() - 1);
-            }
-            ln_scale += step_w.ln();
-            share = Some(1.0);
-            next.clear();
-        }
+        next.clear();
+        ln_scale += resample(&children, &now.weight, total, width, rng, &mut picked, &mut next.weight);
         trail.push(picked.iter().map(|&i| children[i]).collect());
-        for &i in &picked {
-            let (k, e) = children[i];
-            let k = k as usize;
-            let entry = entries[e as usize];
-            let start = next.colours.len();
-            next.colours.extend_from_slice(&now.colours[k * cells..(k + 1) * cells]);
-            next.colours[start + usize::from(step.cell)] = entry.colours;
-            let ustart = next.used.len();
-            next.used.extend_from_slice(&now.used[k * words..(k + 1) * words]);
-            let p = usize::from(entry.piece);
-            next.used[ustart + p / 64] |= 1 << (p % 64);
-            let astart = next.admitted.len();
-            next.admitted.extend_from_slice(&now.admitted[k * span..(k + 1) * span]);
-            if steps.get(d + 1).is_some_and(|s| s.begins_chain) {
-                chains.begin(d + 1, &next.colours[start..start + cells], &mut next.admitted[astart..]);
-            }
-            if let Some(w) = share {
-                next.weight.push(w);
-            }
-        }
+        advance(plan, d, shape, &now, &children, &picked, &mut next);
         std::mem::swap(&mut now, &mut next);
     }
-    // Every surviving particle is a full board: spell out the first.
-    let mut chosen = vec![0u32; steps.len()];
+    (ln_total, levels, Some(trace_back(plan, &trail)))
+}
+
+/// The population of one particle at the root: the clues in place, weight 1.
+fn root(plan: &Plan, shape: Shape) -> Population {
+    let mut now = Population::default();
+    now.colours.extend_from_slice(&plan.initial_colours[..shape.cells]);
+    now.used.resize(shape.words, 0);
+    for (p, _) in plan.initial_used.iter().enumerate().filter(|&(_, &u)| u) {
+        now.used[p / 64] |= 1 << (p % 64);
+    }
+    now.weight.push(1.0);
+    now.admitted.resize(shape.span, u64::MAX);
+    if plan.steps.first().is_some_and(|s| s.begins_chain) {
+        plan.chains.begin(0, &now.colours, &mut now.admitted);
+    }
+    now
+}
+
+/// Every (particle, entry) that fits at depth `d`, into `children`.
+fn expand(plan: &Plan, d: usize, shape: Shape, now: &Population, children: &mut Vec<(u32, u32)>) {
+    let Shape { cells, words, span } = shape;
+    let (step, chains) = (&plan.steps[d], &plan.chains);
+    children.clear();
+    // The filter of this depth's chain: which slot of a particle's masks.
+    let slot = chains.filtered[d].then(|| d - chains.start_of[d] as usize);
+    let shift = step.filter_shift;
+    for k in 0..now.len() {
+        let colour_of = &now.colours[k * cells..(k + 1) * cells];
+        let used = &now.used[k * words..(k + 1) * words];
+        let admit = slot.map_or(u64::MAX, |i| now.admitted[k * span + i]);
+        let read = |src: u16, shift: u8| (colour_of[usize::from(src)] >> shift) & 0xFF;
+        let (a, b) = (read(step.a_src, step.a_shift), read(step.b_src, step.b_shift));
+        let want = (read(step.c_src, step.c_shift) << step.c_put) | (read(step.d_src, step.d_shift) << step.d_put);
+        let key = step.key(a as usize, b as usize, plan.colours);
+        let (lo, hi) = (plan.starts[key], plan.starts[key + 1]);
+        for e in lo..hi {
+            let entry = plan.entries[e as usize];
+            let p = usize::from(entry.piece);
+            let admitted = (admit >> ((entry.colours >> shift) & 63)) & 1 != 0;
+            if used[p / 64] & (1 << (p % 64)) == 0 && entry.colours & step.mask == want && admitted {
+                children.push((k as u32, e));
+            }
+        }
+    }
+}
+
+/// Chooses the surviving children (`picked`, indices into `children`) and
+/// pushes their weights, relative to the new scale, onto `weights`: all of
+/// them when at most `width`, else `width` drawn by systematic resampling,
+/// each with an equal share. Returns the change of ln scale.
+fn resample(
+    children: &[(u32, u32)],
+    weight: &[f64],
+    total: f64,
+    width: usize,
+    rng: &mut Rng,
+    picked: &mut Vec<usize>,
+    weights: &mut Vec<f64>,
+) -> f64 {
+    picked.clear();
+    if children.len() <= width {
+        picked.extend(0..children.len());
+        let top = children.iter().map(|&(k, _)| weight[k as usize]).fold(0.0, f64::max);
+        weights.extend(children.iter().map(|&(k, _)| weight[k as usize] / top));
+        return top.ln();
+    }
+    let step_w = total / width as f64;
+    let mut target = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * step_w;
+    let mut cumulative = 0.0;
+    for (i, &(k, _)) in children.iter().enumerate() {
+        cumulative += weight[k as usize];
+        while target < cumulative && picked.len() < width {
+            picked.push(i);
+            target += step_w;
+        }
+    }
+    while picked.len() < width {
+        picked.push(children.len() - 1);
+    }
+    weights.resize(width, 1.0);
+    step_w.ln()
+}
+
+/// Places each picked child's entry at depth `d` in a copy of its parent, into `next`.
+fn advance(
+    plan: &Plan,
+    d: usize,
+    shape: Shape,
+    now: &Population,
+    children: &[(u32, u32)],
+    picked: &[usize],
+    next: &mut Population,
+) {
+    let Shape { cells, words, span } = shape;
+    let step = &plan.steps[d];
+    for &i in picked {
+        let (k, e) = children[i];
+        let k = k as usize;
+        let entry = plan.entries[e as usize];
+        let start = next.colours.len();
+        next.colours.extend_from_slice(&now.colours[k * cells..(k + 1) * cells]);
+        next.colours[start + usize::from(step.cell)] = entry.colours;
+        let ustart = next.used.len();
+        next.used.extend_from_slice(&now.used[k * words..(k + 1) * words]);
+        let p = usize::from(entry.piece);
+        next.used[ustart + p / 64] |= 1 << (p % 64);
+        let astart = next.admitted.len();
+        next.admitted.extend_from_slice(&now.admitted[k * span..(k + 1) * span]);
+        if plan.steps.get(d + 1).is_some_and(|s| s.begins_chain) {
+            plan.chains.begin(d + 1, &next.colours[start..start + cells], &mut next.admitted[astart..]);
+        }
+    }
+}
+
+/// The board of the first surviving particle, spelt out from the back-pointers.
+fn trace_back(plan: &Plan, trail: &[Vec<(u32, u32)>]) -> Board {
+    let mut chosen = vec![0u32; plan.steps.len()];
     let mut k = 0usize;
     for (depth, level) in trail.iter().enumerate().rev() {
         let (parent, e) = level[k];
         chosen[depth] = e;
         k = parent as usize;
     }
-    (ln_total, levels, Some(plan.board(&chosen)))
+    plan.board(&chosen)
 }

@@ -18,18 +18,30 @@ mod engine;
 mod estimate;
 mod order;
 mod plan;
+mod step;
 
 use std::fmt;
 use std::str::FromStr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use engine::{Bounds, End, Run};
+use estimate::Estimate;
+use log::info;
 pub use order::{Corner, Order};
-
-use crate::puzzle::{Board, Instance};
-pub use crate::solver::Status;
-use engine::{End, Limits, Run};
 use plan::Plan;
+
+use crate::outcome::{Limits, Outcome, Status};
+use crate::puzzle::{Board, Instance};
+use crate::stop::Stop;
+
+/// Most threads the search runs: two share one tree ([`Parallel::Split`]) or race two orders.
+pub const MAX_THREADS: u32 = 2;
+
+/// The threads the search runs when given `requested` (0 or more): 1 or [`MAX_THREADS`].
+pub fn threads(requested: u32) -> usize {
+    requested.clamp(1, MAX_THREADS) as usize
+}
 
 /// Most particles per estimation run (1 would be Knuth's classic probe).
 const PARTICLES: usize = 4096;
@@ -154,42 +166,20 @@ impl FromStr for OrderChoice {
     }
 }
 
-/// How to run the search.
-#[derive(Clone, Debug, PartialEq)]
+/// How to run the search; its time, node limit, seed and threads come from [`Limits`]
+/// (the seed permutes every candidate list once, keeping the search complete, and
+/// seeds the estimator's probes; 0 tries candidates in table order).
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Options {
     /// The fill order, or automatic choice.
     pub order: OrderChoice,
-    /// 0 tries candidates in table order (by piece, then rotation); any other
-    /// value permutes every candidate list once, keeping the search complete.
-    /// Also seeds the estimator's probes.
-    pub seed: u64,
-    /// Wall-clock limit in seconds, estimation included.
-    pub time_limit: Option<f64>,
-    /// Stop each search thread after about this many placements.
-    pub node_limit: Option<u64>,
-    /// 1 or 2 (larger values count as 2); with 2, see [`Parallel`].
-    pub threads: usize,
-    /// Print each order's estimate and the choice to stderr.
+    /// Estimate every order, even a fixed one, and report each estimate and the
+    /// choice through the `log` facade (target `search`; `solve --explain` prints them).
     pub explain: bool,
     /// How two threads share the work.
     pub parallel: Parallel,
     /// Whether strips are tested for completion before they are walked.
     pub strips: StripTest,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            order: OrderChoice::Auto,
-            seed: 0,
-            time_limit: None,
-            node_limit: None,
-            threads: 1,
-            explain: false,
-            parallel: Parallel::Split,
-            strips: StripTest::Auto,
-        }
-    }
 }
 
 /// Counters of a search.
@@ -209,56 +199,87 @@ pub struct Stats {
     pub strip_test: bool,
 }
 
-/// What [`solve`] returns.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Answer {
-    /// How the search ended.
-    pub status: Status,
-    /// The full board when solved, else the deepest partial board seen (no
-    /// mismatched joins); `None` only when the clues themselves conflict.
-    pub board: Option<Board>,
-    /// Counters.
-    pub stats: Stats,
+/// Searches `instance` for a full exact-match board within `limits` (the node
+/// limit counts each thread's placements). `stop` is polled every few thousand
+/// placements; raising it makes the search return [`Status::Interrupted`]
+/// promptly. The board is the full board when solved, else the deepest partial
+/// board seen (no mismatched joins); `None` only when the clues conflict.
+///
+/// The phases: rank the orders by estimate (or take the fixed one), decide the
+/// strip test, run the threads, merge their runs.
+pub fn solve(instance: &Instance, options: &Options, limits: &Limits, stop: &Stop) -> Outcome<Stats> {
+    let start = Instant::now();
+    let finish = |status, board, mut stats: Stats| {
+        stats.seconds = start.elapsed().as_secs_f64();
+        Outcome { status, board, seconds: stats.seconds, stats }
+    };
+    let mut stats = Stats::default();
+    if let Some(why) = plan::clue_conflict(instance) {
+        info!(target: "search", "no solution: {why}");
+        return finish(Status::Infeasible, None, stats);
+    }
+    let run = Setup { instance, options, seed: limits.seed, threads: threads(limits.threads), stop: stop.flag() };
+    let mut chosen = match run.choose_plans(limits.time_limit, &mut stats) {
+        Choice::Plans(chosen) => chosen,
+        Choice::Solved(board) => return finish(Status::Solved, Some(board), stats),
+        Choice::Stopped => return finish(Status::Interrupted, Some(plan::clue_board(instance)), stats),
+    };
+    stats.strip_test = run.decide_strip_test(&mut chosen);
+    let split = run.share(&mut chosen);
+    // A limit too large for the clock (or infinite) is no limit.
+    let deadline =
+        limits.time_limit.and_then(|t| Duration::try_from_secs_f64(t.max(0.0)).ok()).and_then(|d| start.checked_add(d));
+    let bounds = Bounds { deadline, node_limit: limits.node_limit };
+    let runs = run.run_threads(&chosen.plans, split.as_ref(), &bounds);
+    let (status, board) = merge(runs, &chosen.plans, split.is_some(), &mut stats);
+    finish(status, board, stats)
 }
 
-/// Searches `instance` for a full exact-match board. `stop` is polled every
-/// few thousand placements; raising it makes the search return
-/// [`Status::Interrupted`] promptly.
-pub fn solve(instance: &Instance, options: &Options, stop: &AtomicBool) -> Answer {
-    let start = Instant::now();
-    // A limit too large for the clock (or infinite) is no limit.
-    let deadline = options
-        .time_limit
-        .and_then(|t| Duration::try_from_secs_f64(t.max(0.0)).ok())
-        .and_then(|d| start.checked_add(d));
-    let mut stats = Stats::default();
-    let answer = |status, board, mut stats: Stats| {
-        stats.seconds = start.elapsed().as_secs_f64();
-        Answer { status, board, stats }
-    };
-    if let Some(why) = plan::clue_conflict(instance) {
-        if options.explain {
-            eprintln!("search: no solution: {why}");
-        }
-        return answer(Status::Infeasible, None, stats);
-    }
-    let threads = options.threads.clamp(1, 2);
+/// What every phase of one [`solve`] reads.
+struct Setup<'a> {
+    instance: &'a Instance,
+    options: &'a Options,
+    seed: u64,
+    threads: usize,
+    stop: &'a AtomicBool,
+}
 
-    // Plans to run, best first, with the estimate of the first when made.
-    let mut plans: Vec<Plan> = Vec::new();
-    let mut best_estimate = None;
-    let build = |order: Order, seed: u64| {
-        let plan = Plan::new(instance, order, seed);
-        if options.strips == StripTest::Off { plan.without_chains() } else { plan }
-    };
-    if matches!(options.order, OrderChoice::Auto) || options.explain {
-        let mut ranked = Vec::new();
-        for (plan, est) in estimate_orders(instance, options, threads, &build, stop) {
-            let name = plan.order.name();
-            if options.explain {
+/// The plans to run, best first, with the estimate of the first when made.
+struct Chosen {
+    plans: Vec<Plan>,
+    estimate: Option<Estimate>,
+}
+
+/// How the choice of plans ended.
+enum Choice {
+    Plans(Chosen),
+    /// A probe of the estimator filled the board.
+    Solved(Board),
+    /// The stop was raised while estimating.
+    Stopped,
+}
+
+impl Setup<'_> {
+    /// The plan of `order`, its candidates permuted by `seed`, without strip
+    /// tests when they are off.
+    fn build(&self, order: Order, seed: u64) -> Plan {
+        let plan = Plan::new(self.instance, order, seed);
+        if self.options.strips == StripTest::Off { plan.without_chains() } else { plan }
+    }
+
+    /// Ranks the orders by estimate (when automatic or explained) and picks the
+    /// plans: the best order, and the best order from another corner for a
+    /// race; a fixed order once, or twice with two candidate orders for a race.
+    fn choose_plans(&self, time_limit: Option<f64>, stats: &mut Stats) -> Choice {
+        let mut chosen = Chosen { plans: Vec::new(), estimate: None };
+        if matches!(self.options.order, OrderChoice::Auto) || self.options.explain {
+            let mut ranked = Vec::new();
+            for (plan, est) in self.estimate_orders(time_limit) {
+                let name = plan.order.name();
                 let (peak_depth, peak) = est.peak();
-                eprintln!(
-                    "search: {name:<20} estimate {:>10.3e} nodes, widest level {:.1e} at depth {peak_depth} ({} runs of {} particles, mean depth {:.1} of {})",
+                info!(
+                    target: "search",
+                    "{name:<20} estimate {:>10.3e} nodes, widest level {:.1e} at depth {peak_depth} ({} runs of {} particles, mean depth {:.1} of {})",
                     est.nodes(),
                     peak,
                     est.runs,
@@ -266,94 +287,114 @@ pub fn solve(instance: &Instance, options: &Options, stop: &AtomicBool) -> Answe
                     est.mean_depth,
                     plan.steps.len()
                 );
-            }
-            stats.estimates.push((name.clone(), est.nodes()));
-            if let Some(board) = est.solution {
-                if options.explain {
-                    eprintln!("search: a probe of {name} found a solution");
+                stats.estimates.push((name.clone(), est.nodes()));
+                if let Some(board) = est.solution {
+                    info!(target: "search", "a probe of {name} found a solution");
+                    stats.order = name;
+                    stats.best_placed = board.placed();
+                    return Choice::Solved(board);
                 }
-                stats.order = name;
-                stats.best_placed = board.placed();
-                return answer(Status::Solved, Some(board), stats);
+                ranked.push((est, plan));
             }
-            ranked.push((est, plan));
+            if self.stop.load(Ordering::Relaxed) {
+                return Choice::Stopped;
+            }
+            // Stable: ties keep the listing order. The runner-up is the best order
+            // leaning on another corner: orders from the same corner differ only
+            // in tie-breaks and would search nearly the same tree.
+            ranked.sort_by(|a, b| a.0.ln_nodes.total_cmp(&b.0.ln_nodes));
+            if let Some(second) = ranked.iter().skip(1).position(|p| p.1.order.corner() != ranked[0].1.order.corner()) {
+                ranked.swap(1, second + 1);
+            }
+            chosen.estimate = ranked.first().map(|(est, _)| est.clone());
+            chosen.plans = ranked.into_iter().map(|(_, plan)| plan).collect();
         }
-        if stop.load(Ordering::Relaxed) {
-            return answer(Status::Interrupted, Some(plan::clue_board(instance)), stats);
+        if let OrderChoice::Fixed(order) = self.options.order {
+            chosen.plans = vec![self.build(order, self.seed)];
+            chosen.estimate = None;
+            if self.threads == 2 && self.options.parallel == Parallel::Race {
+                chosen.plans.push(self.build(order, self.seed.wrapping_add(1)));
+            }
         }
-        // Stable: ties keep the listing order. The runner-up is the best order
-        // leaning on another corner: orders from the same corner differ only
-        // in tie-breaks and would search nearly the same tree.
-        ranked.sort_by(|a, b| a.0.ln_nodes.total_cmp(&b.0.ln_nodes));
-        if let Some(second) = ranked.iter().skip(1).position(|p| p.1.order.corner() != ranked[0].1.order.corner()) {
-            ranked.swap(1, second + 1);
-        }
-        best_estimate = ranked.first().map(|(est, _)| est.clone());
-        plans = ranked.into_iter().map(|(_, plan)| plan).collect();
-    }
-    if let OrderChoice::Fixed(order) = options.order {
-        plans = vec![build(order, options.seed)];
-        best_estimate = None;
-        if threads == 2 && options.parallel == Parallel::Race {
-            plans.push(build(order, options.seed.wrapping_add(1)));
-        }
-    }
-    let quick_estimate = |plan: &Plan| {
-        let budget = Instant::now() + Duration::from_secs_f64(ESTIMATE_SECONDS / 8.0);
-        estimate::estimate(plan, particle_width(instance), 1, budget, options.seed, &[stop])
-    };
-    stats.strip_test = plans[0].chains.is_active();
-    if options.strips == StripTest::Auto && stats.strip_test {
-        // Keep the strip test only where it pays: compare the chosen order's
-        // estimated tree with and without it.
-        let with = best_estimate.take().unwrap_or_else(|| quick_estimate(&plans[0]));
-        let bare = quick_estimate(&plans[0].clone().without_chains());
-        stats.strip_test = with.ln_nodes + STRIP_TEST_GAIN.ln() <= bare.ln_nodes;
-        if options.explain {
-            eprintln!(
-                "search: strip test {} ({:.3e} nodes with it, {:.3e} without)",
-                if stats.strip_test { "on" } else { "off" },
-                with.nodes(),
-                bare.nodes()
-            );
-        }
-        if stats.strip_test {
-            best_estimate = Some(with);
-        } else {
-            plans = plans.into_iter().map(Plan::without_chains).collect();
-            best_estimate = Some(bare);
-        }
-    }
-    let split = (threads == 2 && options.parallel == Parallel::Split).then(|| {
-        plans.truncate(1);
-        let ln_levels = best_estimate.map_or_else(|| quick_estimate(&plans[0]).ln_levels, |e| e.ln_levels);
-        engine::Split::new(split_level(&ln_levels, plans[0].steps.len()))
-    });
-    plans.truncate(threads);
-    if options.explain {
-        let names: Vec<String> = plans.iter().map(|p| p.order.name()).collect();
-        match &split {
-            Some(split) => eprintln!(
-                "search: running {} on {threads} threads, sharing the subtrees at depth {}",
-                names[0], split.level
-            ),
-            None => eprintln!("search: running {}", names.join(" and ")),
-        }
+        Choice::Plans(chosen)
     }
 
-    let limits = Limits { deadline, node_limit: options.node_limit };
-    let cancel = AtomicBool::new(false);
-    // (plan index, run) of each thread.
-    let runs: Vec<(usize, Run)> = if threads == 1 {
-        vec![(0, engine::run(&plans[0], &limits, stop, &cancel, None))]
-    } else {
+    /// A short estimate of one plan (an eighth of the estimation budget).
+    fn quick_estimate(&self, plan: &Plan) -> Estimate {
+        let budget = Instant::now() + Duration::from_secs_f64(ESTIMATE_SECONDS / 8.0);
+        estimate::estimate(plan, particle_width(self.instance), 1, budget, self.seed, &[self.stop])
+    }
+
+    /// Whether the chosen plans keep the strip test: always when on (and the
+    /// order has strips), never when off; when automatic, only where the
+    /// estimate says it shrinks the tree [`STRIP_TEST_GAIN`] times. The plans
+    /// and their estimate follow the decision.
+    fn decide_strip_test(&self, chosen: &mut Chosen) -> bool {
+        let active = chosen.plans[0].chains.is_active();
+        if self.options.strips != StripTest::Auto || !active {
+            return active;
+        }
+        let with = chosen.estimate.take().unwrap_or_else(|| self.quick_estimate(&chosen.plans[0]));
+        let bare = self.quick_estimate(&chosen.plans[0].clone().without_chains());
+        let keep = with.ln_nodes + STRIP_TEST_GAIN.ln() <= bare.ln_nodes;
+        info!(
+            target: "search",
+            "strip test {} ({:.3e} nodes with it, {:.3e} without)",
+            if keep { "on" } else { "off" },
+            with.nodes(),
+            bare.nodes()
+        );
+        if keep {
+            chosen.estimate = Some(with);
+        } else {
+            chosen.plans = std::mem::take(&mut chosen.plans).into_iter().map(Plan::without_chains).collect();
+            chosen.estimate = Some(bare);
+        }
+        keep
+    }
+
+    /// How the threads share the work: with two threads splitting one tree,
+    /// the depth at which they claim its subtrees (the plans cut to the best
+    /// one); else `None`, and one plan per thread.
+    fn share(&self, chosen: &mut Chosen) -> Option<engine::Split> {
+        let split = (self.threads == 2 && self.options.parallel == Parallel::Split).then(|| {
+            chosen.plans.truncate(1);
+            let ln_levels = match chosen.estimate.take() {
+                Some(estimate) => estimate.ln_levels,
+                None => self.quick_estimate(&chosen.plans[0]).ln_levels,
+            };
+            engine::Split::new(split_level(&ln_levels, chosen.plans[0].steps.len()))
+        });
+        chosen.plans.truncate(self.threads);
+        let names: Vec<String> = chosen.plans.iter().map(|p| p.order.name()).collect();
+        match &split {
+            Some(split) => info!(
+                target: "search",
+                "running {} on {} threads, sharing the subtrees at depth {}",
+                names[0],
+                self.threads,
+                split.level
+            ),
+            None => info!(target: "search", "running {}", names.join(" and ")),
+        }
+        split
+    }
+
+    /// Runs the plans, one thread each (or every thread on the one plan when
+    /// `split`), until one solves or every one ends; returns (plan index, run)
+    /// per thread.
+    fn run_threads(&self, plans: &[Plan], split: Option<&engine::Split>, bounds: &Bounds) -> Vec<(usize, Run)> {
+        let (stop, cancel) = (self.stop, AtomicBool::new(false));
+        if self.threads == 1 {
+            return vec![(0, engine::run(&plans[0], bounds, stop, &cancel, None))];
+        }
         std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..threads)
+            let handles: Vec<_> = (0..self.threads)
                 .map(|t| {
                     let index = if split.is_some() { 0 } else { t };
-                    let (plan, limits, cancel, split) = (&plans[index], &limits, &cancel, split.as_ref());
+                    let (plan, cancel) = (&plans[index], &cancel);
                     scope.spawn(move || {
-                        let run = engine::run(plan, limits, stop, cancel, split);
+                        let run = engine::run(plan, bounds, stop, cancel, split);
                         // A thread that exhausted its share of a split tree
                         // proves nothing alone: the others go on.
                         if run.end == End::Solved || (run.end == End::Exhausted && split.is_none()) {
@@ -365,12 +406,60 @@ pub fn solve(instance: &Instance, options: &Options, stop: &AtomicBool) -> Answe
                 .collect();
             handles.into_iter().map(|h| h.join().expect("search thread panicked")).collect()
         })
-    };
+    }
 
+    /// Estimates every order (on the threads, orders dealt in turn), within the
+    /// estimation budget. Returns (plan, estimate) in listing order; the list
+    /// stops short when the stop is raised or a particle fills the board (the
+    /// one that did is then in the list).
+    fn estimate_orders(&self, time_limit: Option<f64>) -> Vec<(Plan, Estimate)> {
+        let (threads, stop) = (self.threads, self.stop);
+        let orders = Order::all();
+        let budget = ESTIMATE_SECONDS.min(time_limit.map_or(f64::INFINITY, |t| t / 10.0)).max(0.0);
+        let per_order = Duration::from_secs_f64(budget * threads as f64 / orders.len() as f64);
+        let width = particle_width(self.instance);
+        let found = AtomicBool::new(false);
+        let share = |first: usize| {
+            let mut done = Vec::new();
+            for (k, &order) in orders.iter().enumerate().skip(first).step_by(threads) {
+                if stop.load(Ordering::Relaxed) || found.load(Ordering::Relaxed) {
+                    break;
+                }
+                let plan = self.build(order, self.seed);
+                let seed = self.seed.wrapping_add(k as u64);
+                let est = estimate::estimate(&plan, width, MAX_RUNS, Instant::now() + per_order, seed, &[stop, &found]);
+                if est.solution.is_some() {
+                    found.store(true, Ordering::Relaxed);
+                }
+                done.push((k, plan, est));
+            }
+            done
+        };
+        let mut all: Vec<(usize, Plan, Estimate)> = if threads == 1 {
+            share(0)
+        } else {
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = (0..threads).map(|t| scope.spawn(move || share(t))).collect();
+                handles.into_iter().flat_map(|h| h.join().expect("estimation thread panicked")).collect()
+            })
+        };
+        all.sort_by_key(|&(k, _, _)| k);
+        if let Some(at) = all.iter().position(|(_, _, est)| est.solution.is_some()) {
+            all.truncate(at + 1);
+        }
+        all.into_iter().map(|(_, plan, est)| (plan, est)).collect()
+    }
+}
+
+/// The search's answer from its threads' runs: solved if one solved; infeasible
+/// if one exhausted its tree (with a split tree, only if all did); interrupted
+/// if one was stopped; else unknown. The board is the deciding thread's, or
+/// the deepest one.
+fn merge(runs: Vec<(usize, Run)>, plans: &[Plan], split: bool, stats: &mut Stats) -> (Status, Option<Board>) {
     stats.nodes = runs.iter().map(|(_, r)| r.nodes).sum();
     stats.best_placed = runs.iter().map(|(_, r)| r.best_placed).max().unwrap_or(0);
     let solved = runs.iter().position(|(_, r)| r.end == End::Solved);
-    let exhausted = if split.is_some() {
+    let exhausted = if split {
         runs.iter().all(|(_, r)| r.end == End::Exhausted).then_some(0)
     } else {
         runs.iter().position(|(_, r)| r.end == End::Exhausted)
@@ -387,8 +476,7 @@ pub fn solve(instance: &Instance, options: &Options, stop: &AtomicBool) -> Answe
     } else {
         Status::Unknown
     };
-    let board = runs.into_iter().nth(winner).map(|(_, r)| r.board);
-    answer(status, board, stats)
+    (status, runs.into_iter().nth(winner).map(|(_, r)| r.board))
 }
 
 /// Particles per estimation run on `instance`: at most [`PARTICLES`], and
@@ -403,53 +491,6 @@ fn particle_width(instance: &Instance) -> usize {
 fn split_level(ln_levels: &[f64], steps: usize) -> usize {
     let first = ln_levels.iter().position(|&l| l >= SPLIT_SUBTREES.ln()).unwrap_or(ln_levels.len().saturating_sub(1));
     (first + 1).clamp(1, steps.max(1))
-}
-
-/// Estimates every order (on `threads` threads, orders dealt in turn), within
-/// the estimation budget. Returns (plan, estimate) in listing order; the list
-/// stops short when `stop` is raised or a particle fills the board (the one
-/// that did is then in the list).
-fn estimate_orders(
-    instance: &Instance,
-    options: &Options,
-    threads: usize,
-    build: &(dyn Fn(Order, u64) -> Plan + Sync),
-    stop: &AtomicBool,
-) -> Vec<(Plan, estimate::Estimate)> {
-    let orders = Order::all();
-    let budget = ESTIMATE_SECONDS.min(options.time_limit.map_or(f64::INFINITY, |t| t / 10.0)).max(0.0);
-    let per_order = Duration::from_secs_f64(budget * threads as f64 / orders.len() as f64);
-    let width = particle_width(instance);
-    let found = AtomicBool::new(false);
-    let share = |first: usize| {
-        let mut done = Vec::new();
-        for (k, &order) in orders.iter().enumerate().skip(first).step_by(threads) {
-            if stop.load(Ordering::Relaxed) || found.load(Ordering::Relaxed) {
-                break;
-            }
-            let plan = build(order, options.seed);
-            let seed = options.seed.wrapping_add(k as u64);
-            let est = estimate::estimate(&plan, width, MAX_RUNS, Instant::now() + per_order, seed, &[stop, &found]);
-            if est.solution.is_some() {
-                found.store(true, Ordering::Relaxed);
-            }
-            done.push((k, plan, est));
-        }
-        done
-    };
-    let mut all: Vec<(usize, Plan, estimate::Estimate)> = if threads == 1 {
-        share(0)
-    } else {
-        std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..threads).map(|t| scope.spawn(move || share(t))).collect();
-            handles.into_iter().flat_map(|h| h.join().expect("estimation thread panicked")).collect()
-        })
-    };
-    all.sort_by_key(|&(k, _, _)| k);
-    if let Some(at) = all.iter().position(|(_, _, est)| est.solution.is_some()) {
-        all.truncate(at + 1);
-    }
-    all.into_iter().map(|(_, plan, est)| (plan, est)).collect()
 }
 
 #[cfg(test)]

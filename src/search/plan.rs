@@ -16,58 +16,12 @@ use std::collections::HashMap;
 
 use super::chain::Chains;
 use super::order::Order;
+use super::step::{Entry, SLOTS, Step};
 use crate::puzzle::{Board, Colour, GREY, Instance, Placement, Rotation, Side};
 use crate::rng::Rng;
 
 /// Side index meaning "no side" in a table's key.
 const NO_SIDE: usize = 4;
-
-/// Length of the engine's fixed-size cell and piece arrays: any `u16` index fits.
-pub(crate) const SLOTS: usize = 1 << 16;
-
-/// One candidate of a table: a piece in a rotation and the colours it shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[repr(C)]
-pub(crate) struct Entry {
-    /// Colours shown on N, E, S, W, one byte each from the low end.
-    pub(crate) colours: u32,
-    /// Piece index.
-    pub(crate) piece: u16,
-    /// Quarter turns.
-    pub(crate) rotation: u8,
-}
-
-/// What the search needs at one depth: the cell, where to read the two key
-/// colours and the further known sides, and which table to look in.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Step {
-    /// The cell filled at this depth.
-    pub(crate) cell: u16,
-    /// Cells whose packed colours give key colours A and B (the sentinel when absent).
-    pub(crate) a_src: u16,
-    pub(crate) b_src: u16,
-    /// Cells whose packed colours give the further known sides C and D.
-    pub(crate) c_src: u16,
-    pub(crate) d_src: u16,
-    /// Right shifts that bring the wanted colour of each source to the low byte.
-    pub(crate) a_shift: u8,
-    pub(crate) b_shift: u8,
-    pub(crate) c_shift: u8,
-    pub(crate) d_shift: u8,
-    /// Left shifts that put colours C and D where the candidate shows them.
-    pub(crate) c_put: u8,
-    pub(crate) d_put: u8,
-    /// Bytes of the candidate's colours compared with C and D.
-    pub(crate) mask: u32,
-    /// Start of this step's table in `Plan::starts`; key = base + A * colours + B.
-    pub(crate) base: u32,
-    /// Right shift giving the colour a candidate shows to the next step, when
-    /// the next step is in this step's chain (see `chain.rs`); else 0, and
-    /// the next step admits every colour.
-    pub(crate) filter_shift: u8,
-    /// A chain begins at this step.
-    pub(crate) begins_chain: bool,
-}
 
 /// Everything one search (or estimate) over one fill order needs, read-only.
 #[derive(Clone, Debug)]

@@ -1,6 +1,6 @@
 //! Tests of the search: solutions verified by the checker, proofs, clues, limits and stopping.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 use super::*;
@@ -12,20 +12,25 @@ fn fixed(order: Order) -> Options {
     Options { order: OrderChoice::Fixed(order), ..Options::default() }
 }
 
-fn solved(instance: &Instance, answer: &Answer) -> bool {
+/// Candidates in table order (seed 0) on one thread, with no time limit.
+fn limits() -> Limits {
+    Limits { seed: 0, threads: 1, ..Limits::default() }
+}
+
+fn solved(instance: &Instance, answer: &Outcome<Stats>) -> bool {
     answer.status == Status::Solved && answer.board.as_ref().is_some_and(|b| check(instance, b).is_solution())
 }
 
 #[test]
 fn every_order_solves_small_planted_boards() {
-    let go = AtomicBool::new(false);
+    let go = Stop::new();
     // Few colours make hard boards (8x8 with 3 + 6 colours takes seconds), so
     // the colour counts grow with the board.
     for (side, frame, inner, seed) in [(6, 3, 6, 1), (7, 3, 8, 2), (8, 4, 12, 4)] {
         let p = planted(&PlantedSpec::square(side, frame, inner, seed)).unwrap();
         for order in Order::all() {
             for strips in [StripTest::On, StripTest::Off] {
-                let answer = solve(&p.instance, &Options { strips, ..fixed(order) }, &go);
+                let answer = solve(&p.instance, &Options { strips, ..fixed(order) }, &limits(), &go);
                 assert!(
                     solved(&p.instance, &answer),
                     "{order}, strips {strips}, on {side}x{side}: {:?}",
@@ -41,12 +46,12 @@ fn every_order_solves_small_planted_boards() {
 
 #[test]
 fn auto_order_solves_with_one_and_two_threads() {
-    let go = AtomicBool::new(false);
+    let go = Stop::new();
     for seed in 1..=3 {
         let p = planted(&PlantedSpec::square(8, 4, 12, seed)).unwrap();
         for threads in [1, 2] {
-            let options = Options { threads, seed, time_limit: Some(5.0), ..Options::default() };
-            let answer = solve(&p.instance, &options, &go);
+            let limits = Limits { threads, seed, time_limit: Some(5.0), ..limits() };
+            let answer = solve(&p.instance, &Options::default(), &limits, &go);
             assert!(solved(&p.instance, &answer), "seed {seed}, {threads} threads: {:?}", answer.status);
             // A particle of the estimator may fill the board before every order is estimated.
             assert!((1..=Order::all().len()).contains(&answer.stats.estimates.len()));
@@ -56,11 +61,11 @@ fn auto_order_solves_with_one_and_two_threads() {
 
 #[test]
 fn seeded_candidate_order_still_solves() {
-    let go = AtomicBool::new(false);
+    let go = Stop::new();
     let p = planted(&PlantedSpec::square(7, 3, 6, 9)).unwrap();
     for seed in [1, 2, 77] {
-        let options = Options { seed, ..fixed(Order::RowScan) };
-        assert!(solved(&p.instance, &solve(&p.instance, &options, &go)));
+        let limits = Limits { seed, ..limits() };
+        assert!(solved(&p.instance, &solve(&p.instance, &fixed(Order::RowScan), &limits, &go)));
     }
 }
 
@@ -68,7 +73,7 @@ fn seeded_candidate_order_still_solves() {
 /// full board can place it, so the complete search must exhaust the tree.
 #[test]
 fn proves_an_edited_board_infeasible() {
-    let go = AtomicBool::new(false);
+    let go = Stop::new();
     for (side, seed) in [(4, 1), (5, 2)] {
         let spec = PlantedSpec { clues: 1, ..PlantedSpec::square(side, 2, 3, seed) };
         let mut p = planted(&spec).unwrap();
@@ -83,8 +88,8 @@ fn proves_an_edited_board_infeasible() {
                 (OrderChoice::Fixed(Order::RowScan), StripTest::On),
                 (OrderChoice::Fixed(Order::RowScan), StripTest::Off),
             ] {
-                let options = Options { order: choice, threads, strips, ..Options::default() };
-                let answer = solve(&p.instance, &options, &go);
+                let options = Options { order: choice, strips, ..Options::default() };
+                let answer = solve(&p.instance, &options, &Limits { threads, ..limits() }, &go);
                 assert_eq!(
                     answer.status,
                     Status::Infeasible,
@@ -101,7 +106,7 @@ fn proves_an_edited_board_infeasible() {
 /// complete DFS: solved exactly when it finds a solution, else infeasible.
 #[test]
 fn agrees_with_the_complete_dfs_on_turned_clues() {
-    let go = AtomicBool::new(false);
+    let go = Stop::new();
     for seed in 1..=4 {
         let spec = PlantedSpec { clues: 2, ..PlantedSpec::square(5, 2, 3, seed) };
         let p = planted(&spec).unwrap();
@@ -113,7 +118,7 @@ fn agrees_with_the_complete_dfs_on_turned_clues() {
             assert!(exhausted || !boards.is_empty());
             for order in [Order::RowScan, Order::RimLast, Order::CornerSquare { corner: Corner::Se, transposed: true }]
             {
-                let answer = solve(&instance, &fixed(order), &go);
+                let answer = solve(&instance, &fixed(order), &limits(), &go);
                 if boards.is_empty() {
                     assert_eq!(answer.status, Status::Infeasible, "seed {seed}, turn {turns}, {order}");
                 } else {
@@ -126,14 +131,14 @@ fn agrees_with_the_complete_dfs_on_turned_clues() {
 
 #[test]
 fn respects_clues() {
-    let go = AtomicBool::new(false);
+    let go = Stop::new();
     // Clues from a planted solution, including neighbouring clues and clues
     // met from every side by the various orders.
     let spec = PlantedSpec { clues: 12, ..PlantedSpec::square(7, 3, 6, 5) };
     let p = planted(&spec).unwrap();
     assert!(p.instance.clues.len() >= 10);
     for order in Order::all() {
-        let answer = solve(&p.instance, &fixed(order), &go);
+        let answer = solve(&p.instance, &fixed(order), &limits(), &go);
         assert!(solved(&p.instance, &answer), "{order}");
         let board = answer.board.unwrap();
         for clue in &p.instance.clues {
@@ -147,16 +152,16 @@ fn respects_clues() {
     let rotation =
         Rotation::ALL.into_iter().find(|&r| instance.pieces[corner].side(r, crate::puzzle::Side::N) != GREY).unwrap();
     instance.clues.push(Clue { cell: 0, placement: Placement { piece: corner, rotation } });
-    let answer = solve(&instance, &Options::default(), &go);
+    let answer = solve(&instance, &Options::default(), &limits(), &go);
     assert_eq!(answer.status, Status::Infeasible);
 }
 
 #[test]
 fn limits_give_unknown_and_exact_partial_boards() {
-    let go = AtomicBool::new(false);
+    let go = Stop::new();
     let p = planted(&PlantedSpec::square(14, 5, 26, 1)).unwrap();
-    let options = Options { node_limit: Some(50_000), ..fixed(Order::RowScan) };
-    let answer = solve(&p.instance, &options, &go);
+    let limits = Limits { node_limit: Some(50_000), ..limits() };
+    let answer = solve(&p.instance, &fixed(Order::RowScan), &limits, &go);
     assert_eq!(answer.status, Status::Unknown);
     assert!(answer.stats.nodes >= 50_000 && answer.stats.nodes < 200_000);
     let board = answer.board.unwrap();
@@ -170,22 +175,23 @@ fn limits_give_unknown_and_exact_partial_boards() {
 fn stop_flag_stops_promptly() {
     let p = planted(&PlantedSpec::square(16, 5, 26, 2)).unwrap();
     // Raised before the start.
-    let stop = AtomicBool::new(true);
+    let stop = Stop::new();
+    stop.raise();
     for threads in [1, 2] {
-        let answer = solve(&p.instance, &Options { threads, ..Options::default() }, &stop);
+        let answer = solve(&p.instance, &Options::default(), &Limits { threads, ..limits() }, &stop);
         assert_eq!(answer.status, Status::Interrupted);
         assert_eq!(answer.board.map(|b| b.placed()), Some(p.instance.clues.len()));
     }
     // Raised while two threads search.
-    let stop = AtomicBool::new(false);
-    let options = Options { threads: 2, ..fixed(Order::RowScan) };
+    let stop = Stop::new();
+    let limits = Limits { threads: 2, ..limits() };
     let start = Instant::now();
     let answer = std::thread::scope(|scope| {
         scope.spawn(|| {
             std::thread::sleep(Duration::from_millis(100));
-            stop.store(true, Ordering::Relaxed);
+            stop.raise();
         });
-        solve(&p.instance, &options, &stop)
+        solve(&p.instance, &fixed(Order::RowScan), &limits, &stop)
     });
     assert_eq!(answer.status, Status::Interrupted);
     assert!(start.elapsed() < Duration::from_secs(2));
@@ -229,7 +235,7 @@ fn estimate_is_exact_when_no_particle_is_dropped() {
         for (order, shuffle, strips) in orders {
             let plan = plan::Plan::new(&p.instance, order, shuffle);
             let plan = if strips { plan } else { plan.without_chains() };
-            let run = engine::run(&plan, &engine::Limits::default(), &go, &go, None);
+            let run = engine::run(&plan, &engine::Bounds::default(), &go, &go, None);
             assert_eq!(run.end, engine::End::Exhausted);
             let deadline = Instant::now() + Duration::from_secs(10);
             let est = estimate::estimate(&plan, 1 << 20, 1, deadline, 1, &[&go]);
@@ -253,7 +259,7 @@ fn split_runs_cover_the_tree_exactly_once() {
         (0..p.instance.pieces.len()).find(|&q| q != clue_piece && p.instance.pieces[q].grey_sides() == 0).unwrap();
     p.instance.pieces[inner].0[0] = p.instance.max_colour() + 1;
     let plan = plan::Plan::new(&p.instance, Order::RowScan, 0);
-    let single = engine::run(&plan, &engine::Limits::default(), &go, &go, None);
+    let single = engine::run(&plan, &engine::Bounds::default(), &go, &go, None);
     assert_eq!(single.end, engine::End::Exhausted);
     // Exact node counts per depth (no particle is ever dropped).
     let deadline = Instant::now() + Duration::from_secs(10);
@@ -267,7 +273,7 @@ fn split_runs_cover_the_tree_exactly_once() {
         let split = engine::Split::new(level);
         let runs: Vec<engine::Run> = std::thread::scope(|scope| {
             let handles: Vec<_> = (0..2)
-                .map(|_| scope.spawn(|| engine::run(&plan, &engine::Limits::default(), &go, &go, Some(&split))))
+                .map(|_| scope.spawn(|| engine::run(&plan, &engine::Bounds::default(), &go, &go, Some(&split))))
                 .collect();
             handles.into_iter().map(|h| h.join().unwrap()).collect()
         });

@@ -1,0 +1,113 @@
+//! What every solver shares: the limits it honours, how it ended, and the acceptance of its board.
+//!
+//! A leaf of the solver layer: each backend (`cpsat`, `sat`, `search`, `dfs`,
+//! `mip`) and the portfolio depend on this file and the puzzle core only; the
+//! dispatcher in [`crate::solver`] sits above them all.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::check::{Report, Violation, check};
+use crate::error::Error;
+use crate::puzzle::{Board, Instance};
+
+/// How a solve ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// A full board was found (it still has to pass the checker).
+    Solved,
+    /// The solver proved there is no solution.
+    Infeasible,
+    /// The limit was reached with neither a solution nor a proof.
+    Unknown,
+    /// The search was stopped from outside (Ctrl-C, or a portfolio's winner).
+    Interrupted,
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Status::Solved => "solved",
+            Status::Infeasible => "infeasible",
+            Status::Unknown => "unknown",
+            Status::Interrupted => "interrupted",
+        })
+    }
+}
+
+/// Limits every solver honours.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Limits {
+    /// Wall-clock seconds; `None` runs until an answer (or a stop).
+    pub time_limit: Option<f64>,
+    /// Stop after about this many nodes, where the solver counts nodes (the DFS, the native search).
+    pub node_limit: Option<u64>,
+    /// Random seed (CP-SAT and HiGHS take it as an `i32`).
+    pub seed: u64,
+    /// Threads the solver may use; 0 lets it choose (CP-SAT: its default
+    /// workers). Each solver's rule is [`crate::solver::SolverKind::threads`].
+    pub threads: u32,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits { time_limit: None, node_limit: None, seed: 1, threads: 0 }
+    }
+}
+
+impl Limits {
+    /// The seed as the `i32` that CP-SAT and HiGHS take.
+    pub(crate) fn seed_i32(&self) -> Result<i32, Error> {
+        i32::try_from(self.seed).map_err(|_| Error::Options(format!("seed {} is above {}", self.seed, i32::MAX)))
+    }
+}
+
+/// A solver's answer, before the checker has seen it, with the solver's own counters `S`.
+#[derive(Clone, Debug)]
+pub struct Outcome<S> {
+    /// How the solve ended.
+    pub status: Status,
+    /// The best board found: full when solved, possibly partial otherwise.
+    pub board: Option<Board>,
+    /// Wall-clock seconds spent.
+    pub seconds: f64,
+    /// What the solver counted.
+    pub stats: S,
+}
+
+impl<S> Outcome<S> {
+    /// The same answer with its counters wrapped (the dispatcher's typed [`crate::solver::Stats`]).
+    pub fn map_stats<T>(self, f: impl FnOnce(S) -> T) -> Outcome<T> {
+        Outcome { status: self.status, board: self.board, seconds: self.seconds, stats: f(self.stats) }
+    }
+}
+
+/// A solver's answer after the checker has accepted it.
+#[derive(Clone, Debug)]
+pub struct Accepted {
+    /// The checker's report on the board, if there was one.
+    pub report: Option<Report>,
+    /// True when the board is a full valid solution.
+    pub solved: bool,
+    /// Matched inner joins of the board, as the checker counted them (0 without a board).
+    pub score: usize,
+}
+
+/// Runs the checker on a claim: a status and an optional board, from any solver or
+/// outside tool. A board claimed as a solution must be one; any other answer may
+/// leave cells empty (the DFS) or joins mismatched (the MIP's incumbent) but must
+/// break no other rule. Anything else is the solver's bug and an error.
+pub fn accept(instance: &Instance, status: Status, board: Option<&Board>) -> Result<Accepted, Error> {
+    let Some(board) = board else {
+        return Ok(Accepted { report: None, solved: false, score: 0 });
+    };
+    let report = check(instance, board);
+    let claimed = status == Status::Solved;
+    let hard = report.violations.iter().any(|v| !matches!(v, Violation::Mismatch { .. }));
+    if (claimed && !report.is_solution()) || hard {
+        return Err(Error::Rejected(format!("the solver's board failed the checker: {report}")));
+    }
+    Ok(Accepted { solved: report.is_solution(), score: report.score, report: Some(report) })
+}

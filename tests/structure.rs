@@ -1,0 +1,491 @@
+//! The layering of `src/` as a test: no import circle between its files, and no long function.
+//!
+//! Each file under `src/` is a module. A file depends on another when it names a path into it:
+//! `crate::a::b`, `super::x`, `self::x`, or a child module of its own, in a `use` line or in code
+//! (test code excluded: `tests.rs` files and `#[cfg(test)]` items). A path resolves to the
+//! longest module it starts with, so `crate::search::Options` is a dependency on
+//! `search/mod.rs`. The dependencies must form no circle: a circle means two files cannot be
+//! read, tested or changed one without the other, and its list here names every edge in it.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Functions allowed above [`MAX_FUNCTION_LINES`], as `file::name`, each with its reason.
+const LONG_FUNCTIONS: &[(&str, &str)] = &[(
+    "search/engine.rs::run",
+    "the inner walk: one loop whose locals stay in registers; split, it runs measurably slower",
+)];
+
+const MAX_FUNCTION_LINES: usize = 100;
+
+/// A module path: `["search", "engine"]` for `src/search/engine.rs`, `[]` for `lib.rs`.
+type Module = Vec<String>;
+
+struct Source {
+    file: String,
+    module: Module,
+    /// Source text with comments, strings and test code blanked out (newlines kept).
+    code: String,
+    /// Modules this file declares with `mod name;` (its child files).
+    children: BTreeSet<String>,
+}
+
+fn src_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src")
+}
+
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+fn module_of(relative: &str) -> Module {
+    let mut parts: Vec<String> = relative.trim_end_matches(".rs").split('/').map(str::to_owned).collect();
+    if parts.last().is_some_and(|p| p == "mod") || relative == "lib.rs" || relative == "main.rs" {
+        parts.pop();
+    }
+    parts
+}
+
+/// Blanks comments, string and char literals with spaces, keeping every newline.
+fn blank_literals(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = b.to_vec();
+    let mut i = 0;
+    let blank = |out: &mut Vec<u8>, from: usize, to: usize| {
+        for c in &mut out[from..to] {
+            if *c != b'\n' {
+                *c = b' ';
+            }
+        }
+    };
+    while i < b.len() {
+        if b[i..].starts_with(b"//") {
+            let end = b[i..].iter().position(|&c| c == b'\n').map_or(b.len(), |p| i + p);
+            blank(&mut out, i, end);
+            i = end;
+        } else if b[i..].starts_with(b"/*") {
+            let mut depth = 0;
+            let mut j = i;
+            while j < b.len() {
+                if b[j..].starts_with(b"/*") {
+                    depth += 1;
+                    j += 2;
+                } else if b[j..].starts_with(b"*/") {
+                    depth -= 1;
+                    j += 2;
+                    if depth == 0 {
+                        break;
+                    }
+                } else {
+                    j += 1;
+                }
+            }
+            blank(&mut out, i, j);
+            i = j;
+        } else if b[i] == b'r' && (b.get(i + 1) == Some(&b'"') || b.get(i + 1) == Some(&b'#')) && !ident_byte(b, i) {
+            let hashes = b[i + 1..].iter().take_while(|&&c| c == b'#').count();
+            if b.get(i + 1 + hashes) != Some(&b'"') {
+                i += 1;
+                continue;
+            }
+            let close: Vec<u8> = std::iter::once(b'"').chain(std::iter::repeat_n(b'#', hashes)).collect();
+            let start = i + 2 + hashes;
+            let end = b[start..]
+                .windows(close.len())
+                .position(|w| w == close.as_slice())
+                .map_or(b.len(), |p| start + p + close.len());
+            blank(&mut out, i, end);
+            i = end;
+        } else if b[i] == b'"' {
+            let mut j = i + 1;
+            while j < b.len() && b[j] != b'"' {
+                j += if b[j] == b'\\' { 2 } else { 1 };
+            }
+            let end = (j + 1).min(b.len());
+            blank(&mut out, i, end);
+            i = end;
+        } else if b[i] == b'\'' {
+            // A char literal ('x', '\n', '\u{..}') or a lifetime ('a): only the first is blanked.
+            let end = if b.get(i + 1) == Some(&b'\\') {
+                b[i + 2..].iter().position(|&c| c == b'\'').map(|p| i + 2 + p + 1)
+            } else if b.get(i + 2) == Some(&b'\'') {
+                Some(i + 3)
+            } else {
+                None
+            };
+            match end {
+                Some(end) => {
+                    blank(&mut out, i, end);
+                    i = end;
+                }
+                None => i += 1,
+            }
+        } else {
+            i += 1;
+        }
+    }
+    String::from_utf8(out).unwrap()
+}
+
+/// True when the byte before `i` continues an identifier (so `r"` there is not a raw string).
+fn ident_byte(b: &[u8], i: usize) -> bool {
+    i > 0 && (b[i - 1].is_ascii_alphanumeric() || b[i - 1] == b'_')
+}
+
+/// The index just past the brace that closes the one at `open`.
+fn matching_brace(code: &[u8], open: usize) -> usize {
+    let mut depth = 0usize;
+    for (j, &c) in code.iter().enumerate().skip(open) {
+        match c {
+            b'{' => depth += 1,
+            b'}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return j + 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    code.len()
+}
+
+/// Blanks every item that follows `#[cfg(test)]` (a `mod tests { .. }`, a `use`, a `mod x;`).
+fn blank_test_items(code: &str) -> String {
+    let mut out = code.as_bytes().to_vec();
+    let marker = "#[cfg(test)]";
+    let mut from = 0;
+    while let Some(p) = code[from..].find(marker) {
+        let start = from + p;
+        let bytes = code.as_bytes();
+        let semi = code[start..].find(';').map(|q| start + q);
+        let brace = code[start..].find('{').map(|q| start + q);
+        let end = match (semi, brace) {
+            (Some(s), Some(b)) if b < s => matching_brace(bytes, b),
+            (Some(s), _) => s + 1,
+            (None, Some(b)) => matching_brace(bytes, b),
+            (None, None) => code.len(),
+        };
+        for c in &mut out[start..end] {
+            if *c != b'\n' {
+                *c = b' ';
+            }
+        }
+        from = end;
+    }
+    String::from_utf8(out).unwrap()
+}
+
+fn read_sources() -> Vec<Source> {
+    let dir = src_dir();
+    let mut files = Vec::new();
+    rust_files(&dir, &mut files);
+    let mut sources = Vec::new();
+    for path in files {
+        let relative = path.strip_prefix(&dir).unwrap().to_string_lossy().replace('\\', "/");
+        if relative.ends_with("/tests.rs") || relative == "main.rs" {
+            continue;
+        }
+        let text = fs::read_to_string(&path).unwrap();
+        let code = blank_test_items(&blank_literals(&text));
+        let children = declared_modules(&code);
+        sources.push(Source { module: module_of(&relative), file: relative, code, children });
+    }
+    sources
+}
+
+fn declared_modules(code: &str) -> BTreeSet<String> {
+    let words: Vec<&str> = code.split(|c: char| c.is_whitespace() || c == ';').filter(|w| !w.is_empty()).collect();
+    words.windows(2).filter(|w| w[0] == "mod").map(|w| w[1].trim_end_matches(';').to_owned()).collect()
+}
+
+/// The identifier starting at byte `i` of `s`, if any.
+fn ident_at(s: &[u8], i: usize) -> &str {
+    let end = s[i..].iter().position(|c| !(c.is_ascii_alphanumeric() || *c == b'_')).map_or(s.len(), |p| i + p);
+    std::str::from_utf8(&s[i..end]).unwrap()
+}
+
+/// Every path the code names, as (byte offset, segments), `use` trees expanded.
+fn paths(code: &str) -> Vec<(usize, Vec<String>)> {
+    let s = code.as_bytes();
+    let mut found = Vec::new();
+    let mut i = 0;
+    while i < s.len() {
+        let starts_word = (s[i].is_ascii_alphabetic() || s[i] == b'_') && !ident_byte(s, i);
+        if !starts_word {
+            i += 1;
+            continue;
+        }
+        let word = ident_at(s, i);
+        if word == "use" {
+            let end = code[i..].find(';').map_or(s.len(), |p| i + p);
+            let mut prefix = Vec::new();
+            use_tree(&code[i + 3..end], &mut prefix, &mut |path| found.push((i, path)));
+            i = end;
+            continue;
+        }
+        // A path in code: word(::word)*
+        let start = i;
+        let mut segments = vec![word.to_owned()];
+        let mut j = i + word.len();
+        while s[j..].starts_with(b"::") && j + 2 < s.len() && (s[j + 2].is_ascii_alphabetic() || s[j + 2] == b'_') {
+            let next = ident_at(s, j + 2);
+            segments.push(next.to_owned());
+            j += 2 + next.len();
+        }
+        if segments.len() > 1 {
+            found.push((start, segments));
+        }
+        i = j.max(i + 1);
+    }
+    found
+}
+
+/// Expands a `use` tree (`a::{b, c::{d, e}}`) into its paths.
+fn use_tree(tree: &str, prefix: &mut Vec<String>, emit: &mut dyn FnMut(Vec<String>)) {
+    let tree = tree.trim();
+    if let Some(open) = tree.find('{') {
+        let head: Vec<String> =
+            tree[..open].split("::").map(str::trim).filter(|p| !p.is_empty()).map(str::to_owned).collect();
+        let inner = &tree[open + 1..tree.rfind('}').unwrap_or(tree.len())];
+        let mut depth = 0;
+        let mut item_start = 0;
+        let mut items = Vec::new();
+        for (k, c) in inner.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                ',' if depth == 0 => {
+                    items.push(&inner[item_start..k]);
+                    item_start = k + 1;
+                }
+                _ => {}
+            }
+        }
+        items.push(&inner[item_start..]);
+        let depth_before = prefix.len();
+        prefix.extend(head);
+        for item in items.into_iter().filter(|t| !t.trim().is_empty()) {
+            use_tree(item, prefix, emit);
+        }
+        prefix.truncate(depth_before);
+    } else {
+        let name = tree.split(" as ").next().unwrap_or(tree);
+        let mut path = prefix.clone();
+        path.extend(
+            name.split("::").map(str::trim).filter(|p| !p.is_empty() && *p != "self" && *p != "*").map(str::to_owned),
+        );
+        emit(path);
+    }
+}
+
+/// The module a path in `source` points into, if it points into this crate.
+fn resolve(source: &Source, path: &[String], modules: &BTreeSet<Module>) -> Option<Module> {
+    let mut base: Module;
+    let mut rest = path;
+    match path.first().map(String::as_str) {
+        Some("crate") => {
+            base = Vec::new();
+            rest = &path[1..];
+        }
+        Some("super") => {
+            base = source.module.clone();
+            while rest.first().is_some_and(|p| p == "super") {
+                base.pop();
+                rest = &rest[1..];
+            }
+        }
+        Some("self") => {
+            base = source.module.clone();
+            rest = &path[1..];
+        }
+        Some(first) if source.children.contains(first) => base = source.module.clone(),
+        _ => return None,
+    }
+    let mut full = base;
+    full.extend(rest.iter().cloned());
+    (0..=full.len()).rev().map(|k| full[..k].to_vec()).find(|m| modules.contains(m))
+}
+
+fn line_of(code: &str, offset: usize) -> usize {
+    code[..offset].bytes().filter(|&c| c == b'\n').count() + 1
+}
+
+fn name(module: &Module) -> String {
+    if module.is_empty() { "crate".to_owned() } else { module.join("::") }
+}
+
+/// Strongly connected components of more than one node (Tarjan).
+fn circles(edges: &BTreeMap<Module, BTreeMap<Module, String>>) -> Vec<Vec<Module>> {
+    struct Walk<'a> {
+        edges: &'a BTreeMap<Module, BTreeMap<Module, String>>,
+        index: BTreeMap<Module, usize>,
+        low: BTreeMap<Module, usize>,
+        stack: Vec<Module>,
+        found: Vec<Vec<Module>>,
+    }
+    fn visit(w: &mut Walk<'_>, v: &Module) {
+        let n = w.index.len();
+        w.index.insert(v.clone(), n);
+        w.low.insert(v.clone(), n);
+        w.stack.push(v.clone());
+        for u in w.edges.get(v).into_iter().flat_map(|m| m.keys()) {
+            if !w.index.contains_key(u) {
+                visit(w, u);
+                let low = w.low[v].min(w.low[u]);
+                w.low.insert(v.clone(), low);
+            } else if w.stack.contains(u) {
+                let low = w.low[v].min(w.index[u]);
+                w.low.insert(v.clone(), low);
+            }
+        }
+        if w.low[v] == w.index[v] {
+            let mut component = Vec::new();
+            loop {
+                let u = w.stack.pop().unwrap();
+                let done = &u == v;
+                component.push(u);
+                if done {
+                    break;
+                }
+            }
+            if component.len() > 1 {
+                component.sort();
+                w.found.push(component);
+            }
+        }
+    }
+    let mut w = Walk { edges, index: BTreeMap::new(), low: BTreeMap::new(), stack: Vec::new(), found: Vec::new() };
+    for v in edges.keys() {
+        if !w.index.contains_key(v) {
+            visit(&mut w, v);
+        }
+    }
+    w.found
+}
+
+#[test]
+fn no_import_circle_between_files_of_src() {
+    let sources = read_sources();
+    let modules: BTreeSet<Module> = sources.iter().map(|s| s.module.clone()).collect();
+    let mut edges: BTreeMap<Module, BTreeMap<Module, String>> = BTreeMap::new();
+    for source in &sources {
+        let out = edges.entry(source.module.clone()).or_default();
+        for (offset, path) in paths(&source.code) {
+            if let Some(target) = resolve(source, &path, &modules).filter(|t| *t != source.module) {
+                out.entry(target).or_insert_with(|| format!("{}:{}", source.file, line_of(&source.code, offset)));
+            }
+        }
+    }
+    let found = circles(&edges);
+    let mut message = String::new();
+    for component in &found {
+        let names: Vec<String> = component.iter().map(name).collect();
+        message.push_str(&format!("\ncircle: {}\n", names.join(", ")));
+        for from in component {
+            for (to, at) in &edges[from] {
+                if component.contains(to) {
+                    message.push_str(&format!("  {} -> {} ({at})\n", name(from), name(to)));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "files of src/ import each other in a circle:{message}");
+}
+
+/// Every `fn` with a body: (file, name, first line, line count).
+fn functions(source: &Source) -> Vec<(String, usize, usize)> {
+    let code = source.code.as_bytes();
+    let mut found = Vec::new();
+    let mut i = 0;
+    while let Some(p) = source.code[i..].find("fn ") {
+        let at = i + p;
+        i = at + 3;
+        if ident_byte(code, at) {
+            continue;
+        }
+        let name = ident_at(code, at + 3).to_owned();
+        if name.is_empty() {
+            continue;
+        }
+        let mut depth = 0i32;
+        let mut body = None;
+        for (j, &c) in code.iter().enumerate().skip(at) {
+            match c {
+                b'(' | b'[' => depth += 1,
+                b')' | b']' => depth -= 1,
+                b';' if depth == 0 => break,
+                b'{' if depth == 0 => {
+                    body = Some(j);
+                    break;
+                }
+                _ => {}
+            }
+        }
+        if let Some(open) = body {
+            let close = matching_brace(code, open);
+            let first = line_of(&source.code, at);
+            found.push((name, first, line_of(&source.code, close.saturating_sub(1)) - first + 1));
+        }
+    }
+    found
+}
+
+#[test]
+fn no_function_of_src_over_a_hundred_lines() {
+    let mut long = Vec::new();
+    for source in read_sources() {
+        for (name, line, lines) in functions(&source) {
+            let key = format!("{}::{name}", source.file);
+            if lines > MAX_FUNCTION_LINES && !LONG_FUNCTIONS.iter().any(|(allowed, _)| *allowed == key) {
+                long.push(format!("  {}:{line} fn {name}: {lines} lines", source.file));
+            }
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "functions over {MAX_FUNCTION_LINES} lines (split them along their phases):\n{}",
+        long.join("\n")
+    );
+}
+
+#[test]
+fn the_checker_sees_circles_and_long_functions() {
+    // The two checks above must be able to fail: a hand-made pair of files that import each
+    // other, and a long function, are found.
+    let a = Source {
+        file: "a.rs".into(),
+        module: vec!["a".into()],
+        code: "use crate::b::{X, c::{Y}};\nfn f() {}\n".into(),
+        children: BTreeSet::new(),
+    };
+    let b = Source {
+        file: "b.rs".into(),
+        module: vec!["b".into()],
+        code: format!("fn g() {{\n{}}}\nfn h() {{ super::a::f(); }}\n", "    let x = 1;\n".repeat(120)),
+        children: BTreeSet::new(),
+    };
+    let modules: BTreeSet<Module> = [vec![], vec!["a".to_owned()], vec!["b".to_owned()]].into_iter().collect();
+    let mut edges: BTreeMap<Module, BTreeMap<Module, String>> = BTreeMap::new();
+    for source in [&a, &b] {
+        let out = edges.entry(source.module.clone()).or_default();
+        for (_, path) in paths(&source.code) {
+            if let Some(t) = resolve(source, &path, &modules).filter(|t| *t != source.module && !t.is_empty()) {
+                out.insert(t, String::new());
+            }
+        }
+    }
+    assert_eq!(circles(&edges), vec![vec![vec!["a".to_owned()], vec!["b".to_owned()]]]);
+    let lengths: Vec<(String, usize)> = functions(&b).into_iter().map(|(n, _, l)| (n, l)).collect();
+    assert_eq!(lengths, vec![("g".to_owned(), 122), ("h".to_owned(), 1)]);
+    assert_eq!(blank_literals("let s = \"crate::x\"; // crate::y\n'a'"), "let s =           ;            \n   ");
+}
