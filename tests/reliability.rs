@@ -126,7 +126,7 @@ fn inputs_beyond_the_limits_are_refused_with_a_message() {
 
     // A file above the limit is refused before it is read (a sparse file: no disk used).
     let big = dir.join("big.json");
-    std::fs::File::create(&big).unwrap().set_len(edgematch::limits::MAX_FILE_BYTES + 1).unwrap();
+    std::fs::File::create(&big).unwrap().set_len(edgematch::input::MAX_FILE_BYTES + 1).unwrap();
     refused(&run(&["solve", big.to_str().unwrap()]), &["big.json", "larger than 16777216 bytes"]);
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -8,8 +8,8 @@
 
 use std::path::PathBuf;
 
+use super::records::round3;
 use super::records::{BenchArm, Provenance, Run, job_key};
-use super::round3;
 #[cfg(test)]
 use super::runs::shard;
 use super::runs::{append_run, pending};

@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
+use super::records::round3;
 use super::records::{DfsSpeed, DfsSpeedRun, FluxPrune, FluxPruneRun, Provenance, Record};
-use super::round3;
 use crate::dfs;
 use crate::error::Error;
 use crate::formats::instance_json;

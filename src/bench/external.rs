@@ -4,8 +4,8 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use super::records::round3;
 use super::records::{ExternalRun, ListedSolution, Provenance};
-use super::round3;
 use super::runs::{append_run, pending};
 use crate::check::check;
 use crate::cpsat;

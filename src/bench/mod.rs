@@ -16,8 +16,3 @@ pub mod variants;
 pub use dfs_speed::dfs_speed;
 pub use records::Provenance;
 pub use spine::{SpineConfig, spine};
-
-/// Rounds to milliseconds, for records people read.
-pub(crate) fn round3(x: f64) -> f64 {
-    (x * 1000.0).round() / 1000.0
-}

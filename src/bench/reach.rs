@@ -11,9 +11,9 @@ use std::path::PathBuf;
 
 use super::cliff::Colours;
 use super::external::{self, Puzzle};
+use super::records::round3;
 use super::records::{BenchArm, Provenance, Run, job_key};
 use super::reference::{self, Reference};
-use super::round3;
 use super::runs::{append_run, pending};
 use crate::error::Error;
 use crate::formats::instance_json;

@@ -420,6 +420,11 @@ pub struct FluxPrune {
     pub runs: Vec<FluxPruneRun>,
 }
 
+/// Rounds to milliseconds, for records people read.
+pub(crate) fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

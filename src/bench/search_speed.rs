@@ -8,8 +8,8 @@
 
 use std::path::PathBuf;
 
+use super::records::round3;
 use super::records::{Provenance, Record, SearchSpeed, SearchSpeedPair, SearchSpeedRun};
-use super::round3;
 use crate::error::Error;
 use crate::formats::instance_json;
 use crate::search::{self, OrderChoice, StripTest};

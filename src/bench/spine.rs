@@ -6,8 +6,8 @@ use std::time::Instant;
 
 use prost::Message as _;
 
+use super::records::round3;
 use super::records::{ModelBuild, ModelBuilds, Provenance, Record, Spine, SpineRun};
-use super::round3;
 use crate::cpsat::{self, model::Formulation};
 use crate::error::Error;
 use crate::formats::instance_json;

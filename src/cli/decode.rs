@@ -8,8 +8,8 @@ use clap::{Args, Subcommand};
 use edgematch::check::check;
 use edgematch::formats::board_json;
 use edgematch::puzzle::Board;
+use edgematch::puzzle::placements;
 use edgematch::sat::dimacs::{Answer, read_answer};
-use edgematch::sat::encode::placement_table;
 
 use super::args::write_out;
 use super::encode::PinnedInstanceArgs;
@@ -49,7 +49,7 @@ pub(crate) fn run(command: DecodeCommand) -> Result<ExitCode> {
             return Ok(ExitCode::from(1));
         }
     };
-    let (placements, _) = placement_table(&instance);
+    let (placements, _) = placements::table(&instance);
     let mut board = Board::empty(instance.grid);
     let mut by_cell = vec![0u32; instance.grid.cells()];
     for &v in true_vars.iter().take_while(|&&v| v as usize <= placements.len()) {

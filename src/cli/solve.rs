@@ -303,7 +303,7 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     let instance = &loaded.instance;
     println!("{}", describe(&args.instance, &loaded));
     if let (Solver::Cpsat(options), Some(path)) = (&solver, &args.cpsat.dump_model) {
-        cpsat::validate::model_size(instance, options.formulation)?;
+        cpsat::policy::model_size(instance, options.formulation)?;
         let model = cpsat::model::build(instance, options.formulation);
         write_atomic(path, &model.proto.encode_to_vec())?;
         eprintln!("wrote the model to {}", path.display());

@@ -1,8 +1,8 @@
 //! The CP-SAT solver: parameters, the solve through the bridge, and decoding the response into a board.
 
-pub mod boolean;
 pub mod bridge;
 pub mod model;
+pub mod policy;
 pub mod proto;
 pub mod tuning;
 pub mod validate;
@@ -103,7 +103,7 @@ pub fn solve(
     stop: &Stop,
 ) -> Result<Outcome<Stats>, Error> {
     let start = Instant::now();
-    validate::model_size(instance, options.formulation)?;
+    policy::model_size(instance, options.formulation)?;
     let mut model = model::build(instance, options.formulation);
     if options.strategy == tuning::Strategy::Clues {
         model.proto.search_strategy.push(tuning::clue_strategy(instance, &model));
@@ -156,7 +156,7 @@ pub fn enumerate(
     cap: u32,
     stop: &Stop,
 ) -> Result<(Vec<Board>, bool), Error> {
-    validate::model_size(instance, options.formulation)?;
+    policy::model_size(instance, options.formulation)?;
     let model = model::build(instance, options.formulation);
     let parameters = SatParameters {
         num_workers: Some(1),

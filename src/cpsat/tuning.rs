@@ -221,8 +221,8 @@ mod tests {
 
     #[test]
     fn every_variant_solves_a_small_board_and_the_checker_agrees() {
-        use crate::cpsat::model::Formulation;
         use crate::cpsat::Options;
+        use crate::cpsat::model::Formulation;
         use crate::solver::{Limits, Solver, Status};
         use crate::stop::Stop;
         let planted = planted(&PlantedSpec::square(6, 3, 5, 5)).unwrap();

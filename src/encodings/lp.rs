@@ -10,8 +10,8 @@
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
+use crate::puzzle::placements;
 use crate::puzzle::{Board, Instance, Placement, Rotation, Side};
-use crate::sat::encode::placement_table;
 
 /// The column name of a placement.
 pub fn column(cell: usize, p: Placement) -> String {
@@ -33,7 +33,7 @@ fn write_sum(out: &mut impl Write, terms: &[(bool, String)]) -> io::Result<()> {
 /// Writes the feasibility ILP of `instance`; `title` lines go first as `\` comments.
 pub fn write_lp(mut out: impl Write, instance: &Instance, title: &[String]) -> io::Result<()> {
     let grid = instance.grid;
-    let (placements, _) = placement_table(instance);
+    let (placements, _) = placements::table(instance);
     for line in title {
         writeln!(out, "\\ {line}")?;
     }

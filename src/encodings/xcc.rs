@@ -13,8 +13,8 @@
 
 use std::io::{self, Write};
 
+use crate::puzzle::placements;
 use crate::puzzle::{Grid, Instance, Side};
-use crate::sat::encode::placement_table;
 
 /// An XCC problem: items and options, by name.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,7 +52,7 @@ pub fn xcc(instance: &Instance) -> Xcc {
         .chain((1..=instance.pieces.len()).map(|p| format!("p{p}")))
         .collect();
     let secondary = grid.joins().filter_map(|(cell, side)| join_item(grid, cell, side)).collect();
-    let (placements, _) = placement_table(instance);
+    let (placements, _) = placements::table(instance);
     let options = placements
         .iter()
         .map(|&(cell, p)| {

@@ -15,9 +15,9 @@ use std::path::Path;
 use crate::error::Error;
 use crate::puzzle::{Colour, Grid, Instance, Placement, Rotation};
 
-/// Reads a whole file of at most [`crate::limits::MAX_FILE_BYTES`], naming it in the error.
+/// Reads a whole file of at most [`crate::input::MAX_FILE_BYTES`], naming it in the error.
 pub fn read_text(path: &Path) -> Result<String, Error> {
-    crate::limits::read_text(path)
+    crate::input::read_text(path)
 }
 
 /// Parses JSON into `T`, turning serde's position into a [`Error::Syntax`].

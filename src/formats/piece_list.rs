@@ -110,10 +110,10 @@ pub fn parse(path: &Path, text: &str, columns: Columns, size: Option<Grid>) -> R
             continue;
         }
         line.expect_fields(4, "4 colours")?;
-        if pieces.len() == crate::limits::MAX_CELLS {
+        if pieces.len() == crate::input::MAX_CELLS {
             return Err(line.error(format!(
                 "more than {} pieces, the most a board of at most {MAX_SIDE}×{MAX_SIDE} holds",
-                crate::limits::MAX_CELLS
+                crate::input::MAX_CELLS
             )));
         }
         pieces.push(columns.piece([line.colour(0)?, line.colour(1)?, line.colour(2)?, line.colour(3)?]));

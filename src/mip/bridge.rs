@@ -1,4 +1,13 @@
 //! The cxx bridge to HiGHS' C API (from the same OR-Tools wheel): a column-wise MIP in, the incumbent out.
+//!
+//! With the checks a MIP passes before it crosses: HiGHS reads the
+//! column-wise arrays through raw pointers and its own lengths, so an index
+//! past a row count or a column start past the end would be read out of
+//! bounds inside C++. The arrays are checked here (lengths, column starts, row
+//! indices, finite coefficients, ordered bounds, integrality flags, the time
+//! limit) and a bad problem becomes an [`Error::Bridge`] naming the array and
+//! position, never a call. The size policy (how large a MIP edgematch builds)
+//! is `policy.rs`.
 
 #[allow(unreachable_pub, missing_docs)]
 #[cxx::bridge(namespace = "edgematch")]
@@ -86,10 +95,10 @@ impl MipEnv {
         ffi::stop_mip(&self.0);
     }
 
-    /// Runs HiGHS on the problem, once [`super::validate::problem`] accepted it.
+    /// Runs HiGHS on the problem, once [`check_problem`] accepted it.
     pub fn solve(&self, problem: &MipProblem) -> Result<MipResult, Error> {
         // Checked first: HiGHS reads the arrays through raw pointers.
-        super::validate::problem(problem)?;
+        check_problem(problem)?;
         ffi::solve_mip(&self.0, problem).map_err(|e| Error::Bridge(e.what().to_owned()))
     }
 }
@@ -105,4 +114,114 @@ impl Default for MipEnv {
 pub fn solve_model_file(path: &std::path::Path, time_limit: f64) -> Result<LpFileResult, Error> {
     let text = path.to_str().ok_or_else(|| Error::Options(format!("{}: not a UTF-8 path", path.display())))?;
     ffi::solve_model_file(text, time_limit).map_err(|e| Error::Bridge(e.what().to_owned()))
+}
+
+/// Checks a problem; the error names the first array entry at fault.
+pub fn check_problem(p: &MipProblem) -> Result<(), Error> {
+    check(p).map_err(|m| Error::Bridge(format!("refused before calling HiGHS: {m}")))
+}
+
+fn check(p: &MipProblem) -> Result<(), String> {
+    let cols = p.col_cost.len();
+    let rows = p.row_lower.len();
+    let int_max = i32::MAX as usize;
+    if cols >= int_max || rows >= int_max || p.a_index.len() >= int_max {
+        return Err(format!("{cols} columns, {rows} rows, {} nonzeros exceed HiGHS' 32-bit indices", p.a_index.len()));
+    }
+    for (name, len) in
+        [("col_lower", p.col_lower.len()), ("col_upper", p.col_upper.len()), ("integrality", p.integrality.len())]
+    {
+        if len != cols {
+            return Err(format!("{name} has {len} entries for {cols} columns"));
+        }
+    }
+    if p.row_upper.len() != rows {
+        return Err(format!("row_upper has {} entries for {rows} rows", p.row_upper.len()));
+    }
+    if p.a_start.len() != cols + 1 {
+        return Err(format!("a_start has {} entries for {cols} columns (needs one more)", p.a_start.len()));
+    }
+    if p.a_value.len() != p.a_index.len() {
+        return Err(format!("a_value has {} entries, a_index {}", p.a_value.len(), p.a_index.len()));
+    }
+    if p.a_start[0] != 0 || p.a_start.last().is_some_and(|&end| end as usize != p.a_index.len() || end < 0) {
+        return Err(format!("a_start must run from 0 to {} (the nonzeros)", p.a_index.len()));
+    }
+    if let Some(k) = p.a_start.windows(2).position(|w| w[1] < w[0]) {
+        return Err(format!("a_start[{}] = {} is below a_start[{k}] = {}", k + 1, p.a_start[k + 1], p.a_start[k]));
+    }
+    if let Some(k) = p.a_index.iter().position(|&r| r < 0 || r as usize >= rows) {
+        return Err(format!("a_index[{k}] = {} is not a row (0..{rows})", p.a_index[k]));
+    }
+    if let Some(k) = p.a_value.iter().position(|v| !v.is_finite()) {
+        return Err(format!("a_value[{k}] = {} is not finite", p.a_value[k]));
+    }
+    if let Some(k) = p.col_cost.iter().position(|v| !v.is_finite()) {
+        return Err(format!("col_cost[{k}] = {} is not finite", p.col_cost[k]));
+    }
+    bounds("col", &p.col_lower, &p.col_upper)?;
+    bounds("row", &p.row_lower, &p.row_upper)?;
+    if let Some(k) = p.integrality.iter().position(|&i| i != 0 && i != 1) {
+        return Err(format!("integrality[{k}] = {} is neither 0 nor 1", p.integrality[k]));
+    }
+    if !(p.time_limit.is_finite() && p.time_limit >= 0.0) {
+        return Err(format!("time limit {} is not a non-negative number of seconds", p.time_limit));
+    }
+    Ok(())
+}
+
+/// Lower and upper bounds: not NaN, lower ≤ upper (infinite bounds allowed).
+fn bounds(what: &str, lower: &[f64], upper: &[f64]) -> Result<(), String> {
+    match lower.iter().zip(upper).position(|(l, u)| l.is_nan() || u.is_nan() || l > u) {
+        Some(k) => Err(format!("{what} {k}: bounds [{}, {}] are not an interval", lower[k], upper[k])),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// max x0 + x1 with x0 + x1 ≤ 1, both binary.
+    fn tiny() -> MipProblem {
+        MipProblem {
+            col_cost: vec![1.0, 1.0],
+            col_lower: vec![0.0, 0.0],
+            col_upper: vec![1.0, 1.0],
+            integrality: vec![1, 1],
+            row_lower: vec![f64::NEG_INFINITY],
+            row_upper: vec![1.0],
+            a_start: vec![0, 1, 2],
+            a_index: vec![0, 0],
+            a_value: vec![1.0, 1.0],
+            time_limit: 0.0,
+            seed: 1,
+            log: false,
+        }
+    }
+
+    /// An edit that breaks the problem, and what the message must name.
+    type Case = (fn(&mut MipProblem), &'static str);
+
+    #[test]
+    fn broken_problems_are_refused() {
+        check_problem(&tiny()).unwrap();
+        let cases: [Case; 9] = [
+            (|p| p.a_index[1] = 1, "a_index[1]"),
+            (|p| p.a_index[0] = -1, "a_index[0]"),
+            (|p| p.a_start = vec![0, 3, 2], "a_start[2]"),
+            (|p| p.a_start = vec![0, 1, 5], "a_start must run"),
+            (|p| p.a_start.pop().map_or((), drop), "a_start has"),
+            (|p| p.a_value[0] = f64::NAN, "a_value[0]"),
+            (|p| p.col_lower[1] = 2.0, "col 1"),
+            (|p| p.integrality[0] = 2, "integrality[0]"),
+            (|p| p.time_limit = f64::NAN, "time limit"),
+        ];
+        for (breaks, words) in cases {
+            let mut p = tiny();
+            breaks(&mut p);
+            let message = check_problem(&p).unwrap_err().to_string();
+            assert!(message.contains(words), "{message} should name {words}");
+        }
+    }
 }

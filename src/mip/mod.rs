@@ -9,7 +9,7 @@
 //! weak on these puzzles: the gap the cliff bench measures.
 
 pub mod bridge;
-pub mod validate;
+pub mod policy;
 
 use std::collections::BTreeMap;
 use std::sync::mpsc;
@@ -56,7 +56,7 @@ pub struct Model {
 
 /// Builds the placement MIP of `instance`.
 pub fn build(instance: &Instance, options: &Options, limits: &Limits) -> Result<Model, Error> {
-    validate::size(instance)?;
+    policy::size(instance)?;
     let grid = instance.grid;
     let mut placements = Vec::new();
     // (cell, side, colour) -> placement columns showing that colour there.

@@ -15,7 +15,8 @@ use std::io::{self, Write};
 use rustsat::instances::BasicVarManager;
 use rustsat::types::Var;
 
-use super::encode::{Am1, Cnf, at_most_one, placement_table, var_number};
+use super::encode::{Am1, Cnf, at_most_one, var_number};
+use crate::puzzle::placements;
 use crate::puzzle::{Grid, Instance, Placement};
 
 /// The direct encoding of an instance.
@@ -35,7 +36,7 @@ pub struct Direct {
 /// Builds the direct encoding of `instance`, cells and pieces in the `am1` encoding.
 pub fn encode_direct(instance: &Instance, am1: Am1) -> Direct {
     let grid = instance.grid;
-    let (placements, _) = placement_table(instance);
+    let (placements, _) = placements::table(instance);
     let mut by_cell: Vec<Vec<i32>> = vec![Vec::new(); grid.cells()];
     let mut by_piece: Vec<Vec<i32>> = vec![Vec::new(); instance.pieces.len()];
     for (i, &(cell, p)) in placements.iter().enumerate() {

@@ -26,6 +26,7 @@ use rustsat::encodings::am1::{Bitwise, Commander, Encode, Ladder, Pairwise};
 use rustsat::instances::{BasicVarManager, ManageVars};
 use rustsat::types::{Clause, Lit, Var};
 
+use crate::puzzle::placements;
 use crate::puzzle::{Board, Colour, Grid, Instance, Placement, Side};
 
 /// How "at most one of these" is written as clauses, for cells and pieces.
@@ -265,25 +266,6 @@ fn lit(v: i32) -> Lit {
     Var::new(v.unsigned_abs() - 1).lit(v < 0)
 }
 
-/// A set of colours, one bit each.
-#[derive(Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) struct Colours([u64; 4]);
-
-impl Colours {
-    fn insert(&mut self, c: Colour) {
-        self.0[usize::from(c) / 64] |= 1 << (c % 64);
-    }
-    fn contains(self, c: Colour) -> bool {
-        self.0[usize::from(c) / 64] & (1 << (c % 64)) != 0
-    }
-    fn and(self, other: Colours) -> Colours {
-        Colours(std::array::from_fn(|i| self.0[i] & other.0[i]))
-    }
-    fn iter(self) -> impl Iterator<Item = Colour> {
-        (0..=Colour::MAX).filter(move |&c| self.contains(c))
-    }
-}
-
 /// The join on a cell's side as (cell, E or S), or `None` on the rim.
 fn join_of(grid: Grid, cell: usize, side: Side) -> Option<(usize, Side)> {
     let other = grid.neighbour(cell, side)?;
@@ -291,62 +273,6 @@ fn join_of(grid: Grid, cell: usize, side: Side) -> Option<(usize, Side)> {
         Side::E | Side::S => (cell, side),
         Side::W | Side::N => (other, side.opposite()),
     })
-}
-
-/// The placements each cell may hold after class pruning, with the colours each seam may show.
-pub(crate) fn prune(instance: &Instance) -> (Vec<Vec<Placement>>, Vec<[Colours; 4]>, usize) {
-    let grid = instance.grid;
-    let mut fits: Vec<Vec<Placement>> = (0..grid.cells()).map(|cell| instance.rim_fits(cell)).collect();
-    let before: usize = fits.iter().map(Vec::len).sum();
-    let inner: Vec<Vec<Side>> =
-        (0..grid.cells()).map(|cell| Side::ALL.into_iter().filter(|&s| !grid.is_rim_side(cell, s)).collect()).collect();
-    let shows = |p: Placement, side: Side| instance.pieces[p.piece].side(p.rotation, side);
-    loop {
-        // What each cell can show on each side.
-        let shown: Vec<[Colours; 4]> = fits
-            .iter()
-            .map(|ps| {
-                let mut sets = [Colours::default(); 4];
-                for &p in ps {
-                    for side in Side::ALL {
-                        sets[side.index()].insert(shows(p, side));
-                    }
-                }
-                sets
-            })
-            .collect();
-        // What each side of each cell may show: what both cells of its join can.
-        let allowed: Vec<[Colours; 4]> = (0..grid.cells())
-            .map(|cell| {
-                std::array::from_fn(|s| {
-                    let side = Side::ALL[s];
-                    match grid.neighbour(cell, side) {
-                        Some(other) => shown[cell][s].and(shown[other][side.opposite().index()]),
-                        None => Colours::default(),
-                    }
-                })
-            })
-            .collect();
-        let mut changed = false;
-        for (cell, ps) in fits.iter_mut().enumerate() {
-            let len = ps.len();
-            ps.retain(|&p| inner[cell].iter().all(|&side| allowed[cell][side.index()].contains(shows(p, side))));
-            changed |= ps.len() != len;
-        }
-        if !changed {
-            let after: usize = fits.iter().map(Vec::len).sum();
-            return (fits, allowed, before - after);
-        }
-    }
-}
-
-/// The placement variables every export of `instance` shares, in variable
-/// order (variable `i + 1` is entry `i`): class-pruned placements, cell by
-/// cell, then piece and rotation; with the count pruning removed.
-pub fn placement_table(instance: &Instance) -> (Vec<(usize, Placement)>, usize) {
-    let (fits, _, pruned) = prune(instance);
-    let table = fits.iter().enumerate().flat_map(|(cell, ps)| ps.iter().map(move |&p| (cell, p))).collect();
-    (table, pruned)
 }
 
 /// Adds "at most one of `lits`" in the chosen encoding.
@@ -369,7 +295,7 @@ pub(crate) fn at_most_one(kind: Am1, lits: &[i32], cnf: &mut Cnf, vars: &mut Bas
 /// Builds the seam encoding of `instance`.
 pub fn encode(instance: &Instance, options: &EncodeOptions) -> Encoding {
     let grid = instance.grid;
-    let (fits, allowed, pruned_placements) = prune(instance);
+    let (fits, allowed, pruned_placements) = placements::prune(instance);
 
     // Placement variables, cell by cell.
     let mut placements = Vec::new();

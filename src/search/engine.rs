@@ -243,6 +243,11 @@ enum Handback {
 /// Indexing is unchecked: `Walk::new` checked once that every key of every
 /// step lies inside `starts` and every range inside `entries`, and `lo..hi`
 /// lies inside `frames` and `steps` (which has one step past the last).
+///
+/// One function on purpose: this loop is where the search spends its time,
+/// and kept whole, the depth, the node count and the current frame stay
+/// locals of the loop across placements instead of passing through `&mut
+/// Walk` at every call of a helper.
 #[inline(never)]
 fn walk_fast(w: &mut Walk, mut depth: usize, lo: usize, hi: usize, poll_at: u64) -> (usize, Handback) {
     debug_assert!(lo <= depth && depth < hi && hi < w.frames.len() && hi < w.steps.len());

@@ -9,6 +9,8 @@
 //! - pieces are numbered from 0 inside the library and from 1 in every file and
 //!   message a person reads.
 
+pub mod placements;
+
 use std::fmt;
 
 /// A side colour; 0 is the grey rim.

@@ -1,7 +1,7 @@
 //! The Boolean placement model: the seam encoding posed to CP-SAT, with linear channelling.
 //!
 //! - a Boolean `x[cell, piece, rot]` per class-pruned placement (the table
-//!   every export shares, [`crate::sat::encode::placement_table`]);
+//!   every export shares, [`crate::puzzle::placements::table`]);
 //! - exactly one placement per cell and per piece;
 //! - a Boolean `s[join, colour]` per inner join and colour both of its cells
 //!   can show there, exactly one per join;
@@ -13,16 +13,16 @@
 
 use std::collections::BTreeMap;
 
-use super::model::{Builder, CellVars, Derived, Model};
-use super::proto::{BoolArgumentProto, CpModelProto, constraint_proto::Constraint};
+use super::builder::{Builder, CellVars, Derived, Model, domain_of};
+use crate::cpsat::proto::{BoolArgumentProto, constraint_proto::Constraint};
+use crate::puzzle::placements;
 use crate::puzzle::{Instance, Side};
-use crate::sat::encode::placement_table;
 
 /// Builds the Boolean placement model of `instance`.
 pub fn boolean(instance: &Instance) -> Model {
     let grid = instance.grid;
-    let mut b = Builder::new(CpModelProto { name: "edgematch-boolean".to_owned(), ..Default::default() });
-    let (placements, _) = placement_table(instance);
+    let mut b = Builder::named("edgematch-boolean");
+    let (placements, _) = placements::table(instance);
 
     let x: Vec<i32> = placements
         .iter()
@@ -61,8 +61,8 @@ pub fn boolean(instance: &Instance) -> Model {
         let mut turns: Vec<i64> = members.iter().map(|&i| i64::from(placements[i].1.rotation.turns())).collect();
         turns.sort_unstable();
         turns.dedup();
-        let piece = b.var(format!("piece_{row}_{col}"), super::model::domain_of(&pieces));
-        let rotation = b.var(format!("rot_{row}_{col}"), super::model::domain_of(&turns));
+        let piece = b.var(format!("piece_{row}_{col}"), domain_of(&pieces));
+        let rotation = b.var(format!("rot_{row}_{col}"), domain_of(&turns));
         channel(&mut b, piece, members, &x, |i| placements[i].1.piece as i64);
         channel(&mut b, rotation, members, &x, |i| i64::from(placements[i].1.rotation.turns()));
         cells.push(CellVars { piece, rotation });
@@ -125,7 +125,7 @@ mod tests {
         let planted = planted(&PlantedSpec::square(4, 2, 3, 1)).unwrap();
         let instance = &planted.instance;
         let model = boolean(instance);
-        let (placements, _) = placement_table(instance);
+        let (placements, _) = placements::table(instance);
         let booleans = model.proto.variables.iter().filter(|v| v.domain == [0, 1]).count();
         assert!(booleans >= placements.len());
         let exactly_one =

@@ -6,12 +6,10 @@
 //! counts against the board's cells, and whole files against
 //! [`MAX_FILE_BYTES`] before they are read.
 
-use std::collections::HashMap;
 use std::io::Read as _;
 use std::path::Path;
 
 use crate::error::Error;
-use crate::puzzle::{GREY, Instance, Piece, Rotation, Side};
 
 pub use crate::puzzle::MAX_SIDE;
 
@@ -47,41 +45,9 @@ pub fn read_text(path: &Path) -> Result<String, Error> {
     String::from_utf8(bytes).map_err(|e| io(std::io::Error::new(std::io::ErrorKind::InvalidData, e.utf8_error())))
 }
 
-/// The placements (piece, rotation) that fit each cell's rim (one for a clue
-/// cell), counted from the pieces once per rim pattern: what the CP-SAT table
-/// model and the MIP allocate per cell, known before either is built.
-pub fn placements_per_cell(instance: &Instance) -> Vec<u64> {
-    let grid = instance.grid;
-    let mut by_pattern: HashMap<[bool; 4], u64> = HashMap::new();
-    let fitting = |rim: [bool; 4]| -> u64 {
-        let fits = |p: &Piece| {
-            Rotation::ALL.into_iter().filter(|&r| (0..4).all(|s| (p.rotated(r)[s] == GREY) == rim[s])).count() as u64
-        };
-        instance.pieces.iter().map(fits).sum()
-    };
-    (0..grid.cells())
-        .map(|cell| {
-            if instance.clues.iter().any(|c| c.cell == cell) {
-                1
-            } else {
-                *by_pattern.entry(Side::ALL.map(|s| grid.is_rim_side(cell, s))).or_insert_with_key(|&rim| fitting(rim))
-            }
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn placements_are_counted_as_rim_fits_lists_them() {
-        let instance = crate::generate::planted(&crate::generate::PlantedSpec::square(6, 3, 6, 1)).unwrap().instance;
-        let counted = placements_per_cell(&instance);
-        for (cell, &count) in counted.iter().enumerate() {
-            assert_eq!(count, instance.rim_fits(cell).len() as u64, "cell {cell}");
-        }
-    }
 
     #[test]
     fn a_file_above_the_limit_is_refused_before_reading() {
