@@ -14,7 +14,6 @@ pub mod encodings;
 pub mod error;
 pub mod fault;
 pub mod flux;
-pub mod flux_report;
 pub mod formats;
 pub mod generate;
 pub mod input;
@@ -32,6 +31,6 @@ pub mod sat;
 pub mod search;
 pub mod solver;
 pub mod stop;
-pub mod verify;
+pub mod verdict;
 
 pub use error::{Error, Result};

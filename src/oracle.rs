@@ -129,7 +129,7 @@ pub fn query(instance: &Instance, board: &Board, free: BTreeSet<usize>) -> Resul
 
 /// The answer to a query.
 #[derive(Clone, Debug, Serialize)]
-pub struct Answer {
+pub struct Reply {
     /// `solved` (a checked completion), `infeasible` (no completion exists) or `unknown`/`interrupted`.
     pub status: Status,
     /// The completion, if there is one; the checker passed it.
@@ -165,10 +165,10 @@ pub fn solver_for(kind: SolverKind, cores: u32) -> Result<Solver, Error> {
 }
 
 /// Answers `query` with `solver`; a completion is checked against the pinned instance.
-pub fn ask(query: &Query, solver: &Solver, limits: &Limits, stop: &Stop) -> Result<Answer, Error> {
+pub fn ask(query: &Query, solver: &Solver, limits: &Limits, stop: &Stop) -> Result<Reply, Error> {
     let start = Instant::now();
     let free_pieces = query.instance.pieces.len() - query.instance.clues.len();
-    let answer = |status, board, solver: String| Answer {
+    let answer = |status, board, solver: String| Reply {
         status,
         board,
         seconds: start.elapsed().as_secs_f64(),

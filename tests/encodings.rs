@@ -11,7 +11,7 @@ use edgematch::encodings::{lp, xcc};
 use edgematch::formats::instance_json;
 use edgematch::mip::bridge::solve_model_file;
 use edgematch::puzzle::Board;
-use edgematch::sat::encode::placement_table;
+use edgematch::puzzle::placements;
 
 mod common;
 use common::{generate, run, scratch, text};
@@ -211,7 +211,7 @@ fn an_independent_xcc_solver_solves_the_export_and_refutes_the_edit() {
         // Each chosen option is a placement: the same order as the placement table.
         let instance = instance_json::read(&source).unwrap().instance;
         let options: Vec<String> = xcc::xcc(&instance).options.iter().map(|o| o.join(" ")).collect();
-        let (placements, _) = placement_table(&instance);
+        let (placements, _) = placements::table(&instance);
         let mut board = Board::empty(instance.grid);
         for line in chosen.lines() {
             let k = options.iter().position(|o| o == line).unwrap_or_else(|| panic!("{line} is not an option"));

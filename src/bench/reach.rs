@@ -135,7 +135,7 @@ fn threads(arm: BenchArm, cores: u32) -> u32 {
 }
 
 /// What one arm did on one instance.
-struct Answer {
+struct ArmResult {
     status: Status,
     verified: Accepted,
     seconds: f64,
@@ -144,7 +144,7 @@ struct Answer {
 }
 
 /// Runs one arm on one instance; its board is verified.
-fn run_arm(arm: BenchArm, instance: &Instance, limits: &Limits, stop: &Stop) -> Result<Answer, Error> {
+fn run_arm(arm: BenchArm, instance: &Instance, limits: &Limits, stop: &Stop) -> Result<ArmResult, Error> {
     match arm {
         BenchArm::Solver(kind) => run_solver(&Solver::new(kind), instance, limits, stop),
         BenchArm::Cpsat(variant) => run_solver(&Solver::Cpsat(variant.options()), instance, limits, stop),
@@ -158,15 +158,15 @@ fn run_arm(arm: BenchArm, instance: &Instance, limits: &Limits, stop: &Stop) -> 
             let time_limit = limits.time_limit.unwrap_or(f64::INFINITY);
             let answer = reference::solve(tool, instance, time_limit, stop)?;
             let verified = solver::accept(instance, answer.status, answer.board.as_ref())?;
-            Ok(Answer { status: answer.status, verified, seconds: answer.seconds, nodes: None })
+            Ok(ArmResult { status: answer.status, verified, seconds: answer.seconds, nodes: None })
         }
     }
 }
 
 /// Runs one of edgematch's solvers; its board is verified.
-fn run_solver(solver: &Solver, instance: &Instance, limits: &Limits, stop: &Stop) -> Result<Answer, Error> {
+fn run_solver(solver: &Solver, instance: &Instance, limits: &Limits, stop: &Stop) -> Result<ArmResult, Error> {
     let (outcome, verified) = solver::solve_accepted(solver, instance, limits, stop)?;
-    Ok(Answer { status: outcome.status, verified, seconds: outcome.seconds, nodes: outcome.stats.nodes() })
+    Ok(ArmResult { status: outcome.status, verified, seconds: outcome.seconds, nodes: outcome.stats.nodes() })
 }
 
 /// Why an arm cannot run here, if it cannot (a reference tool that is not installed).
@@ -200,7 +200,7 @@ pub fn run(config: &ReachConfig, provenance: &Provenance, stop: &Stop) -> Result
         eprint!("reach: [{}/{}] {} {} s {} ... ", i + 1, todo.len(), job.arm, job.budget, job.instance_name());
         let limits =
             Limits { time_limit: Some(job.budget), node_limit: None, seed: 1, threads: threads(job.arm, config.cores) };
-        let Answer { status, verified, seconds, nodes } = run_arm(job.arm, &instance, &limits, stop)?;
+        let ArmResult { status, verified, seconds, nodes } = run_arm(job.arm, &instance, &limits, stop)?;
         if stop.is_raised() {
             eprintln!("interrupted (not recorded)");
             break;

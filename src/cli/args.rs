@@ -3,8 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
-use clap::{Args, ValueEnum};
-use edgematch::cpsat::model::Formulation;
+use clap::Args;
 use edgematch::formats::{load, piece_list};
 use edgematch::puzzle::{Grid, MAX_SIDE};
 
@@ -35,27 +34,6 @@ impl InstanceSourceArgs {
         };
         let options = load::InstanceOptions { columns: self.columns, size, clues: self.clues.as_deref() };
         Ok(load::instance(path, &options)?)
-    }
-}
-
-/// The CP-SAT formulations, as named on the command line.
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub(crate) enum ModelArg {
-    /// One Table constraint per cell over piece, rotation and its join colours.
-    Table,
-    /// The structured model: index = 4·piece + rotation, Element into side colours.
-    Element,
-    /// Boolean placement and seam-colour literals with linear channelling.
-    Boolean,
-}
-
-impl From<ModelArg> for Formulation {
-    fn from(arg: ModelArg) -> Self {
-        match arg {
-            ModelArg::Table => Formulation::Table,
-            ModelArg::Element => Formulation::Element,
-            ModelArg::Boolean => Formulation::Boolean,
-        }
     }
 }
 

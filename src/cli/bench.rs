@@ -14,7 +14,7 @@ use edgematch::solver::{Limits, SolverKind};
 use edgematch::stop::Stop;
 
 use super::args::{
-    ModelArg, Numbers, cores, numbers, seconds, shard, shard_or_slurm, size_and_seconds, size_and_seeds, write_out,
+    Numbers, cores, numbers, seconds, shard, shard_or_slurm, size_and_seconds, size_and_seeds, write_out,
 };
 use super::show::unless_interrupted;
 
@@ -108,8 +108,8 @@ pub(crate) struct SpineArgs {
     #[arg(long)]
     workers: Option<u32>,
     /// Formulations to run, each on every instance.
-    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [ModelArg::Table, ModelArg::Element])]
-    models: Vec<ModelArg>,
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [Formulation::Table, Formulation::Element])]
+    models: Vec<Formulation>,
     /// The JSON record to write.
     #[arg(long, default_value = "results/spine-cpsat.json")]
     out: PathBuf,
@@ -154,8 +154,8 @@ pub(crate) struct CliffArgs {
     #[arg(long)]
     workers: Option<u32>,
     /// CP-SAT formulation.
-    #[arg(long, value_enum, default_value_t = ModelArg::Table)]
-    model: ModelArg,
+    #[arg(long, value_enum, default_value_t = Formulation::Table)]
+    model: Formulation,
     /// Folder of instance files; instances not there are generated in memory.
     #[arg(long, default_value = "models")]
     models_dir: PathBuf,
@@ -319,7 +319,7 @@ fn spine(args: SpineArgs) -> Result<ExitCode> {
     let config = bench::SpineConfig {
         instances: args.instances.iter().map(PathBuf::from).collect(),
         model_instance: args.model_instance,
-        formulations: args.models.iter().map(|&m| m.into()).collect(),
+        formulations: args.models.clone(),
         limits: Limits {
             time_limit: Some(args.time_limit),
             threads: args.workers.unwrap_or_else(cores),
@@ -348,7 +348,7 @@ fn cliff(args: CliffArgs) -> Result<ExitCode> {
         cpsat_limit_at: args.cpsat_limit_at,
         mip_limit: args.mip_limit,
         workers: args.workers.unwrap_or_else(cores),
-        formulation: Formulation::from(args.model),
+        formulation: args.model,
         models_dir: args.models_dir,
         runs: runs::shard_path(&args.runs, shard.0),
         shard,

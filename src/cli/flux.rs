@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::Args;
-use edgematch::flux_report;
+use edgematch::flux::report as flux_report;
 
 use super::args::{InstanceSourceArgs, write_out};
 

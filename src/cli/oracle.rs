@@ -34,9 +34,9 @@ pub(crate) struct CommonArgs {
     board: PathBuf,
     #[command(flatten)]
     source: InstanceSourceArgs,
-    /// Which complete solver decides: CP-SAT, the SAT backend, or both raced (auto).
-    #[arg(long, value_parser = ["auto", "cpsat", "sat"], default_value = "auto")]
-    solver: String,
+    /// Which complete solver decides: cpsat, sat, or both raced (auto).
+    #[arg(long, value_enum, default_value_t = SolverKind::Auto)]
+    solver: SolverKind,
     /// Wall-clock seconds before the answer is `unknown`.
     #[arg(long, value_parser = seconds, default_value = "60")]
     time_limit: f64,
@@ -114,12 +114,7 @@ fn answer(
     let board = load::board(&args.board, instance)?.board;
     let free = free(instance.grid, instance, &board)?;
     let query = oracle::query(instance, &board, free)?;
-    let kind = match args.solver.as_str() {
-        "cpsat" => SolverKind::Cpsat,
-        "sat" => SolverKind::Sat,
-        _ => SolverKind::Auto,
-    };
-    let solver = oracle::solver_for(kind, cores())?;
+    let solver = oracle::solver_for(args.solver, cores())?;
     let limits = Limits { time_limit: Some(args.time_limit), threads: cores(), ..Limits::default() };
     if !args.json {
         println!("{}", describe(&args.instance, &loaded));

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 use clap::Args;
+use edgematch::cpsat::model::Formulation;
 use edgematch::formats::board_json;
 use edgematch::output::write_atomic;
 use edgematch::puzzle::{Board, Instance};
@@ -12,7 +13,7 @@ use edgematch::solver::{self, Limits, Solver, SolverKind, Status};
 use edgematch::{cpsat, dfs, interrupt, mip, portfolio, render, sat, search};
 use prost::Message as _;
 
-use super::args::{InstanceSourceArgs, ModelArg, SEED_RANGE, cores, seconds};
+use super::args::{InstanceSourceArgs, SEED_RANGE, cores, seconds};
 use super::cubes;
 use super::show::{describe, log_to_stderr, unless_interrupted};
 
@@ -69,12 +70,12 @@ fn given_flags(flags: &[(&'static str, bool)]) -> Vec<&'static str> {
 #[derive(Args)]
 #[command(next_help_heading = "SAT options (--solver sat)")]
 struct SatArgs {
-    /// CaDiCaL's option set: default, plain (no pre- or inprocessing), sat or unsat.
-    #[arg(long, value_parser = ["default", "plain", "sat", "unsat"])]
-    sat_config: Option<String>,
-    /// The at-most-one encoding of cells and pieces: pairwise, ladder (default), bitwise or commander.
-    #[arg(long, value_parser = ["pairwise", "ladder", "bitwise", "commander"])]
-    am1: Option<String>,
+    /// CaDiCaL's option set (default: default).
+    #[arg(long, value_enum)]
+    sat_config: Option<sat::Config>,
+    /// The at-most-one encoding of cells and pieces (default: ladder).
+    #[arg(long, value_enum)]
+    am1: Option<sat::Am1>,
     /// Leave out the redundant support clauses (seam colour -> some placement showing it).
     #[arg(long)]
     no_support: bool,
@@ -92,9 +93,7 @@ impl SatArgs {
 
     /// The SAT backend's options these flags ask for.
     fn options(&self) -> sat::Options {
-        let named = |name: &Option<String>| name.as_deref().unwrap_or_default().to_string();
-        let config = sat::Config::ALL.into_iter().find(|c| c.name() == named(&self.sat_config)).unwrap_or_default();
-        let am1 = sat::Am1::ALL.into_iter().find(|a| a.name() == named(&self.am1)).unwrap_or_default();
+        let (config, am1) = (self.sat_config.unwrap_or_default(), self.am1.unwrap_or_default());
         sat::Options { encoding: sat::EncodeOptions { am1, support: !self.no_support }, config }
     }
 }
@@ -114,16 +113,13 @@ struct SearchArgs {
     /// Print each order's estimated tree size and the choice, on stderr.
     #[arg(long)]
     explain: bool,
-    /// How two threads share the work: `split` (both search the best
-    /// order's tree, claiming its subtrees one at a time; the default) or
-    /// `race` (each its own order, the first to finish wins).
-    #[arg(long)]
+    /// How two threads share the work (default: split).
+    #[arg(long, value_enum)]
     parallel: Option<search::Parallel>,
     /// Test each strip of the fill order for completion (with pieces'
     /// reuse allowed) when the search enters it, and place only candidates
-    /// it admits: `auto` (when the estimator says it shrinks the tree at
-    /// least 2.5 times; the default), `on` or `off`.
-    #[arg(long)]
+    /// it admits (default: auto).
+    #[arg(long, value_enum)]
     strip_test: Option<search::StripTest>,
 }
 
@@ -147,17 +143,14 @@ struct CpsatArgs {
     /// CP-SAT workers (default: the number of cores).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     workers: Option<u32>,
-    /// The formulation: `table` (one Table constraint per cell, the fastest),
-    /// `element` (index = 4·piece + rotation channelled by Element constraints
-    /// into side colours) or `boolean` (placement and seam-colour literals
-    /// with linear channelling). Default: table.
+    /// The formulation (default: table, the fastest).
     #[arg(long, value_enum)]
-    model: Option<ModelArg>,
-    /// A decision strategy in the model: `clues` grows the board breadth-first
-    /// from the clue cells (CP-SAT's fixed-search worker follows it; add
-    /// `--cpsat-param search_branching=fixed` for every worker).
-    #[arg(long, value_parser = ["solver", "clues"])]
-    strategy: Option<String>,
+    model: Option<Formulation>,
+    /// A decision strategy in the model (default: solver); `clues` is followed
+    /// by CP-SAT's fixed-search worker, or by every worker with
+    /// `--cpsat-param search_branching=fixed`.
+    #[arg(long, value_enum)]
+    strategy: Option<cpsat::tuning::Strategy>,
     /// Run the native search this many seconds first and give CP-SAT its
     /// deepest board as a solution hint (the seconds count in --time-limit).
     #[arg(long, value_parser = seconds, value_name = "S")]
@@ -245,20 +238,13 @@ impl SolveArgs {
         let threads = given.unwrap_or_else(|| self.solver.threads(cores()));
         let limits = Limits { time_limit: self.time_limit, node_limit: self.dfs.node_limit, seed: self.seed, threads };
         let solver = match self.solver {
-            SolverKind::Cpsat => {
-                let formulation = self.cpsat.model.unwrap_or(ModelArg::Table).into();
-                let strategy = match self.cpsat.strategy.as_deref() {
-                    Some("clues") => cpsat::tuning::Strategy::Clues,
-                    _ => cpsat::tuning::Strategy::Solver,
-                };
-                Solver::Cpsat(cpsat::Options {
-                    log: self.log,
-                    formulation,
-                    strategy,
-                    hint_seconds: self.cpsat.hint_seconds,
-                    params: self.cpsat.cpsat_params.clone(),
-                })
-            }
+            SolverKind::Cpsat => Solver::Cpsat(cpsat::Options {
+                log: self.log,
+                formulation: self.cpsat.model.unwrap_or_default(),
+                strategy: self.cpsat.strategy.unwrap_or_default(),
+                hint_seconds: self.cpsat.hint_seconds,
+                params: self.cpsat.cpsat_params.clone(),
+            }),
             SolverKind::Dfs => Solver::Dfs(dfs::Options {
                 restart_nodes: self.dfs.restart_nodes.unwrap_or(dfs::Options::default().restart_nodes),
                 complete: self.dfs.complete || self.dfs.count.is_some(),

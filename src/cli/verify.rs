@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::Args;
 use edgematch::formats::load;
-use edgematch::verify::VerifyReport;
+use edgematch::verdict::Verdict;
 
 use super::args::InstanceSourceArgs;
 use super::show::describe;
@@ -29,7 +29,7 @@ pub(crate) struct VerifyArgs {
 pub(crate) fn run(args: VerifyArgs) -> Result<ExitCode> {
     let loaded = args.source.load(&args.instance)?;
     let board = load::board(&args.board, &loaded.instance)?.board;
-    let report = VerifyReport::new(
+    let report = Verdict::new(
         &loaded.instance,
         &loaded.clue_names,
         &board,

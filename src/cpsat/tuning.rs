@@ -13,7 +13,7 @@ use super::proto::{
 use crate::puzzle::{Board, Instance, Side};
 
 /// Which decision strategy the model carries.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
 pub enum Strategy {
     /// None: CP-SAT's own heuristics.
     #[default]

@@ -7,8 +7,8 @@ use super::file::{self, CubeSet, cube_path, instance_sha256};
 use super::result::{self, CubeResult, result_path};
 use crate::check::{Report, check};
 use crate::error::Error;
+use crate::outcome::Status;
 use crate::puzzle::Board;
-use crate::solver::Status;
 
 /// What the folder's results add up to.
 #[derive(Clone, Debug)]

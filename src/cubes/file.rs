@@ -21,12 +21,12 @@
 //!   with `fixed` replaced by `cube_cells`: every cube's fixed cells, in cube
 //!   order, and `dead_ends` (prefixes that had no consistent extension).
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+use sha2::{Digest as _, Sha256};
 
-use super::sha256;
 use crate::error::Error;
 use crate::formats::instance_json::{self, InstanceFile};
 use crate::formats::{field_error, parse_json, read_text};
@@ -81,12 +81,33 @@ impl Cube {
 
 /// SHA-256 of an instance written as `edgematch-instance/1`.
 pub fn instance_sha256(instance: &InstanceFile) -> String {
-    sha256::hex(instance_json::to_string(instance).as_bytes())
+    let digest = Sha256::digest(instance_json::to_string(instance).as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The file of cube `index` (1-based) in `dir`: `cube-0001.json`, four digits.
 pub fn cube_path(dir: &Path, index: usize) -> PathBuf {
     dir.join(format!("cube-{index:04}.json"))
+}
+
+/// A cube file or the manifest, as written: the fields of the module's notes, in that order.
+#[derive(Serialize)]
+struct CubeDocument<'a> {
+    format: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cube: Option<usize>,
+    cubes: usize,
+    order: &'a str,
+    source: &'a str,
+    instance_sha256: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fixed: Option<Vec<RawCell>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dead_ends: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cube_cells: Option<Vec<Vec<RawCell>>>,
+    /// The instance as `convert --to json` writes it, embedded as it is.
+    instance: &'a RawValue,
 }
 
 /// Writes the manifest and one file per cube into `dir` (created if needed),
@@ -95,65 +116,60 @@ pub fn write_dir(dir: &Path, set: &CubeSet) -> Result<Vec<PathBuf>, Error> {
     std::fs::create_dir_all(dir).map_err(|source| Error::Io { path: dir.to_owned(), source })?;
     let sha = instance_sha256(&set.instance);
     let grid = set.instance.instance.grid;
+    let embedded = embed(&instance_json::to_string(&set.instance));
+    let base = |format| CubeDocument {
+        format,
+        cube: None,
+        cubes: set.cubes.len(),
+        order: &set.order,
+        source: &set.source,
+        instance_sha256: &sha,
+        fixed: None,
+        dead_ends: None,
+        cube_cells: None,
+        instance: &embedded,
+    };
     let mut files = Vec::new();
     for (i, fixed) in set.cubes.iter().enumerate() {
         let path = cube_path(dir, i + 1);
-        let head = [
-            ("format", json_str(CUBE_FORMAT)),
-            ("cube", (i + 1).to_string()),
-            ("cubes", set.cubes.len().to_string()),
-            ("order", json_str(&set.order)),
-            ("source", json_str(&set.source)),
-            ("instance_sha256", json_str(&sha)),
-            ("fixed", cells_json(grid, fixed)),
-        ];
-        write_atomic(&path, document(&head, &set.instance).as_bytes())?;
+        let document = CubeDocument { cube: Some(i + 1), fixed: Some(raw_cells(grid, fixed)), ..base(CUBE_FORMAT) };
+        write_atomic(&path, to_json(&document).as_bytes())?;
         files.push(path);
     }
-    let all: Vec<String> = set.cubes.iter().map(|fixed| format!("\n    {}", cells_json(grid, fixed))).collect();
-    let head = [
-        ("format", json_str(MANIFEST_FORMAT)),
-        ("cubes", set.cubes.len().to_string()),
-        ("order", json_str(&set.order)),
-        ("source", json_str(&set.source)),
-        ("instance_sha256", json_str(&sha)),
-        ("dead_ends", set.dead_ends.to_string()),
-        ("cube_cells", format!("[{}{}]", all.join(","), if all.is_empty() { "" } else { "\n  " })),
-    ];
-    write_atomic(&dir.join(MANIFEST), document(&head, &set.instance).as_bytes())?;
+    let manifest = CubeDocument {
+        dead_ends: Some(set.dead_ends),
+        cube_cells: Some(set.cubes.iter().map(|fixed| raw_cells(grid, fixed)).collect()),
+        ..base(MANIFEST_FORMAT)
+    };
+    write_atomic(&dir.join(MANIFEST), to_json(&manifest).as_bytes())?;
     Ok(files)
 }
 
-/// A JSON document: the head fields, then the embedded instance.
-fn document(head: &[(&str, String)], instance: &InstanceFile) -> String {
-    let mut out = String::from("{\n");
-    for (name, value) in head {
-        let _ = writeln!(out, "  \"{name}\": {value},");
-    }
-    let embedded = instance_json::to_string(instance).trim_end().replace('\n', "\n  ");
-    let _ = writeln!(out, "  \"instance\": {embedded}\n}}");
-    out
+/// A JSON text edgematch wrote itself (an instance or a board), to embed as it is.
+pub(crate) fn embed(json: &str) -> Box<RawValue> {
+    // Indented one level, as the field it is embedded in.
+    RawValue::from_string(json.trim_end().replace('\n', "\n  ")).expect("edgematch writes valid JSON")
 }
 
-fn json_str(s: &str) -> String {
-    serde_json::Value::from(s).to_string()
+/// A document as pretty JSON with a final newline.
+pub(crate) fn to_json(document: &impl Serialize) -> String {
+    serde_json::to_string_pretty(document).expect("the documents serialize") + "\n"
 }
 
-/// Fixed cells as a JSON list, in the clue notation (`piece` 1-based).
-pub(crate) fn cells_json(grid: Grid, cells: &[Clue]) -> String {
-    let items: Vec<String> = cells
+/// Fixed cells in the clue notation (`piece` 1-based).
+pub(crate) fn raw_cells(grid: Grid, cells: &[Clue]) -> Vec<RawCell> {
+    cells
         .iter()
         .map(|c| {
             let (row, col) = grid.row_col(c.cell);
-            let (piece, rotation) = (c.placement.piece + 1, c.placement.rotation.turns());
-            format!("{{\"row\": {row}, \"col\": {col}, \"piece\": {piece}, \"rotation\": {rotation}}}")
+            let (piece, rotation) = (c.placement.piece as i64 + 1, i64::from(c.placement.rotation.turns()));
+            RawCell { row: row as i64, col: col as i64, piece, rotation }
         })
-        .collect();
-    format!("[{}]", items.join(", "))
+        .collect()
 }
 
 /// A fixed cell as written.
-#[derive(Clone, Copy, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct RawCell {
     row: i64,

@@ -30,7 +30,7 @@ pub struct CubeRun {
 
 /// What [`solve`] returns.
 #[derive(Clone, Debug)]
-pub struct Answer {
+pub struct Summary {
     /// `Solved` (a board verified against the original instance), `Infeasible`
     /// (every cube refuted), `Interrupted` (stopped from outside) or `Unknown`.
     pub status: Status,
@@ -59,7 +59,7 @@ pub fn solve(
     workers: usize,
     progress: bool,
     stop: &Stop,
-) -> Result<Answer, Error> {
+) -> Result<Summary, Error> {
     let start = Instant::now();
     let cpu_start = cpu::process_seconds();
     let next = AtomicUsize::new(0);
@@ -122,7 +122,7 @@ pub fn solve(
         None => Status::Unknown,
     };
     let (cube, board) = winner.unzip();
-    Ok(Answer {
+    Ok(Summary {
         status,
         board,
         cube,

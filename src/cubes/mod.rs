@@ -8,14 +8,13 @@
 //! - `result.rs`: the per-cube result file that `solve` writes on a cube;
 //! - `collect.rs`: a folder's verdict: a verified board, refuted, or open;
 //! - `local.rs`: the cubes over this machine's cores;
-//! - `sha256.rs`, `cpu.rs`: the instance's hash and CPU clocks.
+//! - `cpu.rs`: CPU clocks.
 
 pub mod collect;
 pub mod cpu;
 pub mod file;
 pub mod local;
 pub mod result;
-pub mod sha256;
 pub mod split;
 
 pub use file::{Cube, CubeSet};

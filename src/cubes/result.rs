@@ -22,14 +22,15 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 
-use super::file::{Cube, RawCell, cells_from_raw, cells_json};
+use super::file::{Cube, RawCell, cells_from_raw, embed, raw_cells, to_json};
 use crate::error::Error;
 use crate::formats::{board_json, field_error, parse_json, read_text};
+use crate::outcome::Status;
 use crate::output::write_atomic;
 use crate::puzzle::{Board, Clue, Instance};
-use crate::solver::Status;
 
 /// Format tag of a result file.
 pub const RESULT_FORMAT: &str = "edgematch-cube-result/1";
@@ -80,27 +81,40 @@ pub fn result_path(cube_file: &Path) -> PathBuf {
     cube_file.with_file_name(format!("{stem}.result.json"))
 }
 
+/// A result file, as written.
+#[derive(Serialize)]
+struct ResultDocument<'a> {
+    format: &'static str,
+    cube: usize,
+    cubes: usize,
+    instance_sha256: &'a str,
+    fixed: Vec<RawCell>,
+    status: Status,
+    seconds: f64,
+    cpu_seconds: f64,
+    solver: &'a str,
+    host: &'a str,
+    /// The board as `solve --out` writes it, embedded as it is.
+    board: Option<Box<RawValue>>,
+}
+
 /// Writes a result file whole.
 pub fn write(path: &Path, instance: &Instance, result: &CubeResult) -> Result<(), Error> {
-    let board = match &result.board {
-        Some(board) => board_json::to_string(board).trim_end().replace('\n', "\n  "),
-        None => "null".to_owned(),
+    let millis = |s: f64| (s * 1000.0).round() / 1000.0;
+    let document = ResultDocument {
+        format: RESULT_FORMAT,
+        cube: result.cube,
+        cubes: result.cubes,
+        instance_sha256: &result.instance_sha256,
+        fixed: raw_cells(instance.grid, &result.fixed),
+        status: result.status,
+        seconds: millis(result.seconds),
+        cpu_seconds: millis(result.cpu_seconds),
+        solver: &result.solver,
+        host: &result.host,
+        board: result.board.as_ref().map(|board| embed(&board_json::to_string(board))),
     };
-    let text = format!(
-        "{{\n  \"format\": \"{RESULT_FORMAT}\",\n  \"cube\": {},\n  \"cubes\": {},\n  \"instance_sha256\": {},\n  \
-         \"fixed\": {},\n  \"status\": \"{}\",\n  \"seconds\": {:.3},\n  \"cpu_seconds\": {:.3},\n  \
-         \"solver\": {},\n  \"host\": {},\n  \"board\": {board}\n}}\n",
-        result.cube,
-        result.cubes,
-        serde_json::Value::from(result.instance_sha256.as_str()),
-        cells_json(instance.grid, &result.fixed),
-        result.status,
-        result.seconds,
-        result.cpu_seconds,
-        serde_json::Value::from(result.solver.as_str()),
-        serde_json::Value::from(result.host.as_str()),
-    );
-    write_atomic(path, text.as_bytes())
+    write_atomic(path, to_json(&document).as_bytes())
 }
 
 #[derive(Deserialize)]

@@ -31,7 +31,7 @@ use crate::puzzle::{Board, Colour, Grid, Instance, Placement, Side};
 
 /// How "at most one of these" is written as clauses, for cells and pieces.
 /// Seams always use the pairwise form: they have few colours.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum Am1 {
     /// One binary clause per pair: quadratic, far too big for 16×16.

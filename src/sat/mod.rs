@@ -25,7 +25,7 @@ use crate::puzzle::{Board, Instance};
 use crate::stop::Stop;
 
 /// CaDiCaL's predefined option sets.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum Config {
     /// CaDiCaL's defaults.

@@ -67,7 +67,7 @@ pub const STRIP_TEST_GAIN: f64 = 2.5;
 const ESTIMATE_SECONDS: f64 = 0.5;
 
 /// How two search threads share the work.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Parallel {
     /// Both walk the best order's tree, claiming its subtrees at a shallow
     /// depth one at a time: the tree is searched once, twice as fast.
@@ -88,24 +88,12 @@ impl fmt::Display for Parallel {
     }
 }
 
-impl FromStr for Parallel {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Parallel, String> {
-        match s {
-            "split" => Ok(Parallel::Split),
-            "race" => Ok(Parallel::Race),
-            _ => Err(format!("unknown parallel mode {s:?} (split or race)")),
-        }
-    }
-}
-
 /// Whether to test, at the first cell of each strip, that the strip can
 /// still be completed (see `chain.rs`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum StripTest {
     /// When the estimator says it shrinks the chosen order's tree at least
-    /// [`STRIP_TEST_GAIN`] times (below that, its cost outweighs the nodes it saves).
+    /// 2.5 times (`STRIP_TEST_GAIN`; below that, its cost outweighs the nodes it saves).
     #[default]
     Auto,
     /// Always.
@@ -121,19 +109,6 @@ impl fmt::Display for StripTest {
             StripTest::On => "on",
             StripTest::Off => "off",
         })
-    }
-}
-
-impl FromStr for StripTest {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<StripTest, String> {
-        match s {
-            "auto" => Ok(StripTest::Auto),
-            "on" => Ok(StripTest::On),
-            "off" => Ok(StripTest::Off),
-            _ => Err(format!("unknown strip test {s:?} (auto, on or off)")),
-        }
     }
 }
 

@@ -207,10 +207,15 @@ fn order_choice_parses() {
         Ok(OrderChoice::Fixed(Order::CornerSquare { corner: Corner::Sw, transposed: true }))
     );
     assert!("spiral".parse::<OrderChoice>().is_err());
+    // The command line's names are the ones records and --explain print.
+    use clap::ValueEnum as _;
     for strips in [StripTest::Auto, StripTest::On, StripTest::Off] {
-        assert_eq!(strips.to_string().parse::<StripTest>(), Ok(strips));
+        assert_eq!(StripTest::from_str(&strips.to_string(), false), Ok(strips));
     }
-    assert!("sometimes".parse::<StripTest>().is_err());
+    for parallel in [Parallel::Split, Parallel::Race] {
+        assert_eq!(Parallel::from_str(&parallel.to_string(), false), Ok(parallel));
+    }
+    assert!(StripTest::from_str("sometimes", false).is_err());
 }
 
 /// Without resampling (more particles than any level has nodes) the particle

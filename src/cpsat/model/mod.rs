@@ -42,14 +42,14 @@ pub use table::table;
 use crate::puzzle::Instance;
 
 /// Which formulation to build.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, clap::ValueEnum)]
 pub enum Formulation {
     /// Index = 4·piece + rotation, four Element constraints per cell.
     Element,
     /// One Table constraint per cell over piece, rotation and join colours.
     #[default]
     Table,
-    /// Boolean placement and seam-colour literals ([`boolean`]).
+    /// Boolean placement and seam-colour literals with linear channelling.
     Boolean,
 }
 

@@ -15,6 +15,8 @@
 //! of piece p in its reference orientation, a valid board satisfies, for every colour k,
 //! `Σ_p f(k, p) · i^(r_p) = 0`.
 
+pub mod report;
+
 use num_bigint::BigInt;
 use num_traits::Zero as _;
 

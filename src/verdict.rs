@@ -56,7 +56,7 @@ pub struct ViolationLine {
 
 /// What `edgematch verify` reports, as text or JSON.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct VerifyReport {
+pub struct Verdict {
     /// The instance, as named by the user.
     pub instance: String,
     /// The board, as named by the user.
@@ -90,7 +90,7 @@ pub struct VerifyReport {
     pub report: Report,
 }
 
-impl VerifyReport {
+impl Verdict {
     /// Checks `board` against `instance` (whose clues are named `clue_names`).
     pub fn new(
         instance: &Instance,
@@ -98,7 +98,7 @@ impl VerifyReport {
         board: &Board,
         instance_name: String,
         board_name: String,
-    ) -> VerifyReport {
+    ) -> Verdict {
         let report = check::check(instance, board);
         let flux = flux_status(instance, board, &report);
         let broken: Vec<usize> = report
@@ -120,7 +120,7 @@ impl VerifyReport {
             .collect();
         let violations =
             report.violations.iter().map(|v| ViolationLine { kind: v.kind(), message: report.describe(v) }).collect();
-        VerifyReport {
+        Verdict {
             instance: instance_name,
             board: board_name,
             width: instance.grid.width,
