@@ -1,7 +1,7 @@
 //! Encodings, exports and oracles, checked against outside solvers: CaDiCaL's
 //! binary (Debian's `cadical`), HiGHS' LP reader (the bundled library) and
 //! Chromium running the HTML explorer. `.ci/run` installs `cadical` and
-//! `chromium`; without CI a missing tool skips its test with a note.
+//! `chromium`; the tests that need one are ignored unless run with `--include-ignored`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -24,15 +24,13 @@ fn path(p: &Path) -> &str {
     p.to_str().unwrap()
 }
 
-/// An outside tool, or `None` (a skip) outside CI; under CI its absence fails the test.
-fn tool(name: &str) -> Option<&'static str> {
+/// An outside tool's path. The tests that need one are `#[ignore]`d, so a
+/// plain `cargo test` reports them as ignored; run with `--include-ignored`
+/// (`.ci/run` does, after installing the tools), a missing tool fails the test.
+fn tool(name: &str) -> &'static str {
     let found = Command::new("sh").args(["-c", &format!("command -v {name}")]).output().unwrap();
-    if found.status.success() {
-        return Some(String::leak(String::from_utf8(found.stdout).unwrap().trim().to_owned()));
-    }
-    assert!(std::env::var_os("CI").is_none(), "CI must install {name} (.ci/run does)");
-    eprintln!("skipped: {name} is not installed");
-    None
+    assert!(found.status.success(), "{name} is not installed (.ci/run installs it)");
+    String::leak(String::from_utf8(found.stdout).unwrap().trim().to_owned())
 }
 
 /// The planted instance with one interior piece (not a clue) mirrored: its E and
@@ -80,8 +78,9 @@ fn exact_sizes_of_the_official_set_prune_to_about_1e5_placements() {
 }
 
 #[test]
+#[ignore = "needs chromium"]
 fn the_html_explorer_computes_what_the_json_says() {
-    let Some(chromium) = tool("chromium") else { return };
+    let chromium = tool("chromium");
     let dir = scratch("explorer");
     let html = dir.join("explorer.html");
     let output = run(&["encode", "sizes", "--size", "4-16", "--colours", "17", "--json", "--html", path(&html)]);
@@ -117,8 +116,9 @@ fn the_html_explorer_computes_what_the_json_says() {
 }
 
 #[test]
+#[ignore = "needs cadical"]
 fn cadical_solves_an_exported_6x6_and_the_decoded_board_passes_the_checker() {
-    let Some(cadical) = tool("cadical") else { return };
+    let cadical = tool("cadical");
     let dir = scratch("cadical-sat");
     let instance = generate(&dir, 6, 3, 5, 7);
     for encoding in ["seam", "direct"] {
@@ -139,8 +139,9 @@ fn cadical_solves_an_exported_6x6_and_the_decoded_board_passes_the_checker() {
 }
 
 #[test]
+#[ignore = "needs cadical"]
 fn on_an_unsolvable_edit_cadical_our_sat_backend_and_cpsat_all_say_unsat() {
-    let Some(cadical) = tool("cadical") else { return };
+    let cadical = tool("cadical");
     let dir = scratch("cadical-unsat");
     let instance = unsolvable_edit(&dir);
     let cnf = dir.join("edited.cnf");
@@ -177,23 +178,20 @@ fn a_3x3_exports_9_plus_9_primary_and_12_secondary_xcc_items() {
     assert!(text(&output).contains("18 primary items, 12 secondary items"));
 }
 
-/// The Python with the `xcover` package (`.ci/run`'s venv), or `None` (a skip) outside CI.
-fn xcover_python() -> Option<PathBuf> {
-    let python = std::env::var_os("EDGEMATCH_TEST_PYTHON").map(PathBuf::from);
-    let works = python
-        .as_ref()
-        .is_some_and(|p| Command::new(p).args(["-c", "import xcover"]).output().is_ok_and(|o| o.status.success()));
-    if works {
-        return python;
-    }
-    assert!(std::env::var_os("CI").is_none(), "CI must set EDGEMATCH_TEST_PYTHON to a Python with xcover");
-    eprintln!("skipped: no EDGEMATCH_TEST_PYTHON with the xcover package");
-    None
+/// The Python with the `xcover` package (`.ci/run`'s venv, named by `EDGEMATCH_TEST_PYTHON`).
+fn xcover_python() -> PathBuf {
+    let python = std::env::var_os("EDGEMATCH_TEST_PYTHON")
+        .map(PathBuf::from)
+        .expect("EDGEMATCH_TEST_PYTHON must name a Python with the xcover package (.ci/run sets it up)");
+    let works = Command::new(&python).args(["-c", "import xcover"]).output().is_ok_and(|o| o.status.success());
+    assert!(works, "{} cannot import xcover", python.display());
+    python
 }
 
 #[test]
+#[ignore = "needs the Python venv with xcover (EDGEMATCH_TEST_PYTHON)"]
 fn an_independent_xcc_solver_solves_the_export_and_refutes_the_edit() {
-    let Some(python) = xcover_python() else { return };
+    let python = xcover_python();
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/support/xcc_solve.py");
     let dir = scratch("xcover");
     let planted = generate(&dir, 6, 3, 5, 7);

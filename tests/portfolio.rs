@@ -65,12 +65,14 @@ fn the_first_verified_board_wins_and_no_thread_is_left() {
         std::thread::spawn(move || {
             std::thread::sleep(std::time::Duration::from_millis(500));
             stop.raise();
+            std::time::Instant::now()
         })
     };
-    let start = std::time::Instant::now();
     let outcome = auto.solve(&hard.instance, &limits, &stop).unwrap();
-    raiser.join().unwrap();
+    let raised = raiser.join().unwrap();
     assert_eq!(outcome.status, Status::Interrupted);
-    assert!(start.elapsed().as_secs_f64() < 5.5, "{:?}", start.elapsed());
+    // Measured from the raise, not from the start: building the arms' models
+    // on a loaded machine is not the stop's delay.
+    assert!(raised.elapsed().as_secs_f64() < 5.0, "returned {:?} after the stop", raised.elapsed());
     settles_to(&before);
 }

@@ -243,7 +243,9 @@ fn every_solver_returns_within_its_time_limit() {
 /// Ctrl-C stops every solver within two seconds (HiGHS, which runs no interrupt
 /// callback in its root LP, is abandoned after a second): `solve` prints `interrupted`,
 /// the best verified board when there is one, and exits 130; the `--out` file
-/// is the verified board, whole, and no temporary file is left beside it.
+/// is the verified board, whole, and no temporary file is left beside it. The
+/// signal is sent once the solver runs (the `solver:` line); the machine is
+/// shared, so a solver that overruns once gets a second try, and both times are printed.
 #[test]
 fn ctrl_c_stops_every_solver_within_two_seconds() {
     let _one_at_a_time = timed();
@@ -252,12 +254,20 @@ fn ctrl_c_stops_every_solver_within_two_seconds() {
     for solver in ["dfs", "search", "sat", "cpsat", "mip", "auto"] {
         let out = dir.join(format!("{solver}.json"));
         let args = ["solve", "--solver", solver, &instance, "--time-limit", "600", "--out", out.to_str().unwrap()];
-        let (output, took) = interrupt_after(&args, 700);
-        let all = text(&output);
-        assert_eq!(output.status.code(), Some(130), "{solver}: {all}");
-        assert!(all.contains("status: interrupted"), "{solver}: {all}");
-        assert!(took <= Duration::from_millis(2500), "{solver}: exited {took:?} after Ctrl-C");
-        eprintln!("{solver}: exited {:.2} s after Ctrl-C", took.as_secs_f64());
+        let bound = Duration::from_millis(2500);
+        let mut tries = Vec::new();
+        let all = loop {
+            let (output, took) = interrupt_after(&args, 700);
+            let all = text(&output);
+            assert_eq!(output.status.code(), Some(130), "{solver}: {all}");
+            assert!(all.contains("status: interrupted"), "{solver}: {all}");
+            tries.push(took);
+            if took <= bound || tries.len() == 2 {
+                break all;
+            }
+        };
+        eprintln!("{solver}: exited {tries:.2?} after Ctrl-C");
+        assert!(tries.last().is_some_and(|&t| t <= bound), "{solver}: exited {tries:?} after Ctrl-C");
         if all.contains("(verified)") {
             let verify = run(&["verify", &instance, out.to_str().unwrap()]);
             assert!(text(&verify).contains("verdict:"), "{solver}: {}", text(&verify));
@@ -295,14 +305,20 @@ fn a_corrupted_board_is_rejected_with_exit_3(solver: &str) {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// One fault-injection test per solver.
+/// One fault-injection test per solver. Built without the feature (which a
+/// user's build never has), each is ignored with the reason, and fails if run
+/// anyway (`.ci/run` runs the ignored tests): a CI without the feature cannot
+/// pass them by leaving them out.
 macro_rules! fault_tests {
     ($($name:ident => $solver:literal),* $(,)?) => {
         $(
-            #[cfg(feature = "fault-injection")]
             #[test]
+            #[cfg_attr(not(feature = "fault-injection"), ignore = "needs --features fault-injection")]
             fn $name() {
+                #[cfg(feature = "fault-injection")]
                 a_corrupted_board_is_rejected_with_exit_3($solver);
+                #[cfg(not(feature = "fault-injection"))]
+                panic!("{}: build the tests with --features fault-injection", $solver);
             }
         )*
     };

@@ -14,7 +14,7 @@
 //! Exact counts build the encodings of an actual instance: class pruning (a
 //! corner piece only in a corner, an edge piece only on the rim and only in the
 //! rotation that turns its grey side out, then the seam fixpoint of
-//! [`crate::sat::encode`]) keeps far fewer placements, and the conflicts are
+//! [`crate::sat::encode`](mod@crate::sat::encode)) keeps far fewer placements, and the conflicts are
 //! the real disagreeing pairs.
 
 use serde::Serialize;

@@ -1,6 +1,6 @@
 //! The direct encoding: placement variables only, and one binary clause for each disagreeing pair across a join.
 //!
-//! Variables `1..=P` are the placements of [`placement_table`] (the same
+//! Variables `1..=P` are the placements of [`crate::puzzle::placements::table`] (the same
 //! numbering as the seam encoding, so one decoder reads both); auxiliaries
 //! of the at-most-one encodings follow. Clauses: exactly one placement per
 //! cell and per piece, and for every inner join and every pair of placements

@@ -5,7 +5,6 @@ use std::time::{Duration, Instant};
 use super::*;
 use crate::check::check;
 use crate::generate::{PlantedSpec, planted};
-use crate::outcome::accept;
 use crate::puzzle::{Clue, Grid, Piece, Placement, Rotation, Side};
 
 fn limits(seconds: f64) -> Limits {
@@ -258,68 +257,4 @@ fn dimacs_export_lists_every_clause() {
     let mut lines = text.lines();
     assert_eq!(lines.next(), Some(format!("p cnf {} {}", encoding.cnf.variables, encoding.cnf.len()).as_str()));
     assert_eq!(lines.count(), encoding.cnf.len());
-}
-
-/// Not a test: runs the options named in `SAT_SWEEP` (e.g. `ladder+support/default,commander/sat`)
-/// on the files in `SAT_SWEEP_FILES` (comma-separated, relative to the crate), each for
-/// `SAT_SWEEP_SECONDS` (default 20), and prints one line per run.
-/// `cargo test --release --lib sat::tests::sweep -- --ignored --nocapture`
-#[test]
-#[ignore = "a measurement, not a test"]
-fn sweep() {
-    use crate::formats::load::{InstanceOptions, instance};
-    let env = |name: &str, default: &str| std::env::var(name).unwrap_or_else(|_| default.to_owned());
-    let seconds: f64 = env("SAT_SWEEP_SECONDS", "20").parse().expect("seconds");
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let arms: Vec<Options> = env("SAT_SWEEP", "ladder+support/default")
-        .split(',')
-        .map(|arm| {
-            let (encoding, config) = arm.split_once('/').unwrap_or((arm, "default"));
-            let am1 = Am1::ALL.into_iter().find(|a| encoding.starts_with(a.name())).expect("am1 name");
-            let config = Config::ALL.into_iter().find(|c| c.name() == config).expect("config name");
-            Options { encoding: EncodeOptions { am1, support: encoding.ends_with("+support") }, config }
-        })
-        .collect();
-    for file in env("SAT_SWEEP_FILES", "data/heule2008/em_7_4_8.txt").split(',') {
-        let loaded = instance(&root.join(file), &InstanceOptions::default()).expect("instance");
-        for options in &arms {
-            let outcome = solve(&loaded.instance, options, &limits(seconds), &Stop::new()).expect("solve");
-            let verdict = match accept(&loaded.instance, outcome.status, outcome.board.as_ref()) {
-                Ok(v) if v.solved => "valid solution".to_owned(),
-                Ok(_) => "no board".to_owned(),
-                Err(e) => format!("REJECTED {e}"),
-            };
-            let s = &outcome.stats;
-            println!(
-                "{file}\t{}{}/{}\t{}\t{:.2}\tvars {} clauses {} learned {}\t{verdict}",
-                options.encoding.am1.name(),
-                if options.encoding.support { "+support" } else { "" },
-                options.config.name(),
-                outcome.status,
-                outcome.seconds,
-                s.variables,
-                s.clauses,
-                s.learned
-            );
-        }
-    }
-}
-
-/// Not a test: prints the encoding's sizes for the files in `SAT_SWEEP_FILES`, for every
-/// at-most-one encoding, with support clauses.
-/// `cargo test --release --lib sat::tests::sizes -- --ignored --nocapture`
-#[test]
-#[ignore = "a measurement, not a test"]
-fn sizes() {
-    use crate::formats::load::{InstanceOptions, instance};
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let files = std::env::var("SAT_SWEEP_FILES").unwrap_or_else(|_| "models/planted-16x16-f5i17-s1.json".to_owned());
-    for file in files.split(',') {
-        let loaded = instance(&root.join(file), &InstanceOptions::default()).expect("instance");
-        for am1 in Am1::ALL {
-            let start = Instant::now();
-            let sizes = encode(&loaded.instance, &EncodeOptions { am1, support: true }).sizes();
-            println!("{file}\t{}\t{:.2} s\t{sizes:?}", am1.name(), start.elapsed().as_secs_f64());
-        }
-    }
 }

@@ -1,4 +1,7 @@
-//! Tests of the reference solvers (each skipped, with the reason, when its tool is absent).
+//! Tests of the reference solvers. Each needs its tool (MiniZinc with Gecode,
+//! or the Python venv with ortools), so each is `#[ignore]`d: run with
+//! `--include-ignored` (`.ci/run` does, after installing both), where an
+//! absent tool fails the test with the reason.
 
 use super::process::proc_stat;
 use super::*;
@@ -6,23 +9,15 @@ use crate::check::check;
 use crate::generate::{PlantedSpec, planted};
 use crate::puzzle::{Grid, Piece};
 
-/// The reason a test is skipped, printed, when the tool is absent. CI
-/// installs both tools (`.ci/run`), so there an absent tool is a failure.
-fn skip(r: Reference) -> bool {
-    match available(r) {
-        Ok(()) => false,
-        Err(reason) => {
-            assert!(std::env::var_os("CI").is_none(), "{r}: {reason}");
-            eprintln!("{r}: skipped: {reason}");
-            true
-        }
+/// Fails the test, with the reason, when the tool is absent.
+fn require(r: Reference) {
+    if let Err(reason) = available(r) {
+        panic!("{r}: {reason} (.ci/run installs it)");
     }
 }
 
 fn solves_a_small_planted_board(r: Reference) {
-    if skip(r) {
-        return;
-    }
+    require(r);
     let p = planted(&PlantedSpec::square(6, 3, 6, 1)).expect("planted");
     let out = solve(r, &p.instance, 60.0, &Stop::new()).expect("runs");
     assert_eq!(out.status, Status::Solved, "{r}: {out:?}");
@@ -33,9 +28,7 @@ fn solves_a_small_planted_board(r: Reference) {
 }
 
 fn proves_an_edited_board_infeasible(r: Reference) {
-    if skip(r) {
-        return;
-    }
+    require(r);
     let mut instance = planted(&PlantedSpec::square(5, 2, 4, 7)).expect("planted").instance;
     let inner = instance.pieces.iter().position(|p| p.grey_sides() == 0).expect("an interior piece");
     instance.pieces[inner].0[0] = 99;
@@ -45,21 +38,25 @@ fn proves_an_edited_board_infeasible(r: Reference) {
 }
 
 #[test]
+#[ignore = "needs the Python venv with ortools"]
 fn python_element_solves_a_small_planted_board() {
     solves_a_small_planted_board(Reference::PythonElement);
 }
 
 #[test]
+#[ignore = "needs minizinc"]
 fn minizinc_gecode_solves_a_small_planted_board() {
     solves_a_small_planted_board(Reference::MinizincGecode);
 }
 
 #[test]
+#[ignore = "needs the Python venv with ortools"]
 fn python_element_proves_an_edited_board_infeasible() {
     proves_an_edited_board_infeasible(Reference::PythonElement);
 }
 
 #[test]
+#[ignore = "needs minizinc"]
 fn minizinc_gecode_proves_an_edited_board_infeasible() {
     proves_an_edited_board_infeasible(Reference::MinizincGecode);
 }
@@ -80,11 +77,10 @@ fn orphans() -> Vec<String> {
 }
 
 #[test]
+#[ignore = "needs minizinc and the Python venv with ortools"]
 fn a_raised_stop_interrupts_and_kills_the_child() {
     for r in Reference::ALL {
-        if skip(r) {
-            continue;
-        }
+        require(r);
         // A 16x16 board neither tool solves in a few seconds; the stop
         // comes once the solver proper (fzn-gecode for MiniZinc) runs.
         let instance = planted(&PlantedSpec::square(16, 5, 17, 1)).expect("planted").instance;
@@ -157,36 +153,4 @@ fn dzn_lists_pieces_and_one_based_clues() {
     assert!(text.contains("W = 2;\nH = 1;\nN = 2;\nC = 5;"), "{text}");
     assert!(text.contains("P = [| 0, 5, 0, 0\n   | 0, 0, 0, 5 |];"), "{text}");
     assert!(text.contains("K = 1;\nclue_cell = [1];\nclue_piece = [2];\nclue_rot = [0];"), "{text}");
-}
-
-/// Times both references on the planted benchmark boards (60 s each):
-/// `cargo test --release reference::tests::measure -- --ignored --nocapture`.
-#[test]
-#[ignore = "a measurement: minutes of wall time"]
-fn measure() {
-    let boards = ["planted-13x13-f5i26-s1", "planted-14x14-f5i26-s1", "planted-12x12-f5i17-s1"];
-    println!("| board | reference | status | seconds | verified |");
-    println!("|---|---|---|---|---|");
-    for r in Reference::ALL {
-        match version(r) {
-            Ok(version) => eprintln!("{r}: {version}"),
-            Err(reason) => {
-                println!("| * | {r} | skipped: {reason} | | |");
-                continue;
-            }
-        }
-        for name in boards {
-            let path = PathBuf::from(format!("models/{name}.json"));
-            let instance = instance_json::read(&path).expect("instance").instance;
-            let out = solve(r, &instance, 60.0, &Stop::new()).expect("runs");
-            let verified = match &out.board {
-                Some(board) => {
-                    let report = check(&instance, board);
-                    if report.is_solution() { "yes".to_owned() } else { format!("NO: {}", report.summary(3)) }
-                }
-                None => "-".to_owned(),
-            };
-            println!("| {name} | {r} | {} | {:.2} | {verified} |", out.status, out.seconds);
-        }
-    }
 }
