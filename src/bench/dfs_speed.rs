@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use super::records::round3;
-use super::records::{DfsSpeed, DfsSpeedRun, FluxPrune, FluxPruneRun, Provenance, Record};
+use super::records::{DfsSpeed, DfsSpeedRun, FluxPrune, FluxPruneRun, Record};
 use crate::dfs;
 use crate::error::Error;
 use crate::formats::instance_json;
@@ -49,18 +49,17 @@ pub fn dfs_speed(instances: &[PathBuf], seconds: f64, stop: &Stop) -> Result<Rec
     }
     let mut rates: Vec<f64> = runs.iter().map(|r| r.nodes_per_second).collect();
     rates.sort_by(f64::total_cmp);
-    Ok(Record {
-        benchmark: "dfs-speed".to_owned(),
-        command: format!("edgematch bench dfs-speed --seconds {seconds}"),
-        threads: Some(1),
-        provenance: Provenance::current(),
-        interrupted: Some(stop.is_raised()),
-        body: DfsSpeed {
+    Ok(Record::new(
+        "dfs-speed",
+        format!("edgematch bench dfs-speed --seconds {seconds}"),
+        Some(1),
+        Some(stop.is_raised()),
+        DfsSpeed {
             median_nodes_per_second: rates.get(rates.len().saturating_sub(1) / 2).copied(),
             target_nodes_per_second: 30_000_000,
             runs,
         },
-    })
+    ))
 }
 
 /// DFS with and without the flux certificate (applied from `fill` of the
@@ -108,12 +107,11 @@ pub fn flux_prune(
             }
         }
     }
-    Ok(Record {
-        benchmark: "dfs-flux-prune".to_owned(),
-        command: format!("edgematch bench flux-prune --fill {fill} --seconds {seconds}"),
-        threads: Some(1),
-        provenance: Provenance::current(),
-        interrupted: Some(stop.is_raised()),
-        body: FluxPrune { runs },
-    })
+    Ok(Record::new(
+        "dfs-flux-prune",
+        format!("edgematch bench flux-prune --fill {fill} --seconds {seconds}"),
+        Some(1),
+        Some(stop.is_raised()),
+        FluxPrune { runs },
+    ))
 }

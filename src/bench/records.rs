@@ -248,6 +248,20 @@ pub struct Record<T> {
     pub body: T,
 }
 
+impl<T> Record<T> {
+    /// A record of this machine's run of `benchmark` (made by `command`), with its provenance.
+    pub fn new(benchmark: &str, command: String, threads: Option<u32>, interrupted: Option<bool>, body: T) -> Self {
+        Record {
+            benchmark: benchmark.to_owned(),
+            command,
+            threads,
+            provenance: Provenance::current(),
+            interrupted,
+            body,
+        }
+    }
+}
+
 impl<T: Serialize> Record<T> {
     /// Pretty JSON with a final newline, as written to `results/`.
     pub fn to_json(&self) -> String {

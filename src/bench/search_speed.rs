@@ -9,7 +9,7 @@
 use std::path::PathBuf;
 
 use super::records::round3;
-use super::records::{Provenance, Record, SearchSpeed, SearchSpeedPair, SearchSpeedRun};
+use super::records::{Record, SearchSpeed, SearchSpeedPair, SearchSpeedRun};
 use crate::error::Error;
 use crate::formats::instance_json;
 use crate::search::{self, OrderChoice, StripTest};
@@ -86,12 +86,11 @@ pub fn search_speed(instances: &[PathBuf], seconds: f64, stop: &Stop) -> Result<
             faster: round3(pair[1].seconds / pair[0].seconds.max(1e-3)),
         })
         .collect();
-    Ok(Record {
-        benchmark: "search-speed".to_owned(),
-        command: format!("edgematch bench search-speed --seconds {seconds}"),
-        threads: Some(1),
-        provenance: Provenance::current(),
-        interrupted: Some(stop.is_raised()),
-        body: SearchSpeed { pairs, runs },
-    })
+    Ok(Record::new(
+        "search-speed",
+        format!("edgematch bench search-speed --seconds {seconds}"),
+        Some(1),
+        Some(stop.is_raised()),
+        SearchSpeed { pairs, runs },
+    ))
 }

@@ -7,7 +7,7 @@ use std::time::Instant;
 use prost::Message as _;
 
 use super::records::round3;
-use super::records::{ModelBuild, ModelBuilds, Provenance, Record, Spine, SpineRun};
+use super::records::{ModelBuild, ModelBuilds, Record, Spine, SpineRun};
 use crate::cpsat::{self, model::Formulation};
 use crate::error::Error;
 use crate::formats::instance_json;
@@ -59,26 +59,24 @@ pub fn spine(config: &SpineConfig, stop: &Stop) -> Result<Record<Spine>, Error> 
         });
     }
     let model_build = model_build(&config.model_instance, &config.formulations)?;
-    Ok(Record {
-        benchmark: "spine".to_owned(),
-        command: "edgematch bench spine".to_owned(),
-        threads: None,
-        provenance: Provenance::current(),
-        interrupted: Some(stop.is_raised()),
-        body: Spine { cpsat_runs: runs, model_build },
-    })
+    Ok(Record::new(
+        "spine",
+        "edgematch bench spine".to_owned(),
+        None,
+        Some(stop.is_raised()),
+        Spine { cpsat_runs: runs, model_build },
+    ))
 }
 
 /// The `bench model-build` record for `instance`.
 pub fn model_build_record(instance: &Path) -> Result<Record<ModelBuilds>, Error> {
-    Ok(Record {
-        benchmark: "model-build".to_owned(),
-        command: format!("edgematch bench model-build {}", instance.display()),
-        threads: None,
-        provenance: Provenance::current(),
-        interrupted: None,
-        body: ModelBuilds { builds: model_build(instance, &[Formulation::Element, Formulation::Table])? },
-    })
+    Ok(Record::new(
+        "model-build",
+        format!("edgematch bench model-build {}", instance.display()),
+        None,
+        None,
+        ModelBuilds { builds: model_build(instance, &[Formulation::Element, Formulation::Table])? },
+    ))
 }
 
 /// Times building and serializing the model of `instance` in each formulation

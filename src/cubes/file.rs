@@ -29,7 +29,7 @@ use sha2::{Digest as _, Sha256};
 
 use crate::error::Error;
 use crate::formats::instance_json::{self, InstanceFile};
-use crate::formats::{field_error, parse_json, read_text};
+use crate::formats::{expect_format, field_error, parse_json, read_text};
 use crate::output::write_atomic;
 use crate::puzzle::{Clue, Grid, Instance, Placement, Rotation};
 
@@ -237,9 +237,7 @@ struct RawCube {
 /// Parses a cube file or manifest and checks its embedded instance against its hash.
 fn parse_raw(path: &Path, text: &str, format: &str) -> Result<(RawCube, InstanceFile), Error> {
     let raw: RawCube = parse_json(path, text)?;
-    if raw.format != format {
-        return Err(field_error(path, "format", format!("expected \"{format}\", found {:?}", raw.format)));
-    }
+    expect_format(path, &raw.format, format)?;
     let instance = instance_json::parse(path, &raw.instance.to_string())
         .map_err(|e| field_error(path, "instance", e.to_string()))?;
     let sha = instance_sha256(&instance);

@@ -27,7 +27,7 @@ use serde_json::value::RawValue;
 
 use super::file::{Cube, RawCell, cells_from_raw, embed, raw_cells, to_json};
 use crate::error::Error;
-use crate::formats::{board_json, field_error, parse_json, read_text};
+use crate::formats::{board_json, expect_format, field_error, parse_json, read_text};
 use crate::outcome::Status;
 use crate::output::write_atomic;
 use crate::puzzle::{Board, Clue, Instance};
@@ -136,9 +136,7 @@ struct RawResult {
 /// Reads a result file; `instance` is the original instance (the fixed cells are read against it).
 pub fn read(path: &Path, instance: &Instance) -> Result<CubeResult, Error> {
     let raw: RawResult = parse_json(path, &read_text(path)?)?;
-    if raw.format != RESULT_FORMAT {
-        return Err(field_error(path, "format", format!("expected \"{RESULT_FORMAT}\", found {:?}", raw.format)));
-    }
+    expect_format(path, &raw.format, RESULT_FORMAT)?;
     let board = match raw.board {
         Some(value) => {
             Some(board_json::parse(path, &value.to_string()).map_err(|e| field_error(path, "board", e.to_string()))?)

@@ -20,7 +20,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::{field_error, grid_field, parse_json, read_text};
+use super::{expect_format, field_error, grid_field, parse_json, read_text};
 use crate::error::Error;
 use crate::puzzle::{Board, Placement, Rotation};
 
@@ -45,9 +45,7 @@ pub fn read(path: &Path) -> Result<Board, Error> {
 /// Parses board JSON; `path` is only used in messages.
 pub fn parse(path: &Path, text: &str) -> Result<Board, Error> {
     let raw: RawBoard = parse_json(path, text)?;
-    if raw.format != FORMAT {
-        return Err(field_error(path, "format", format!("expected \"{FORMAT}\", found {:?}", raw.format)));
-    }
+    expect_format(path, &raw.format, FORMAT)?;
     let grid = grid_field(path, raw.width, raw.height)?;
     if raw.cells.len() != grid.height {
         return Err(field_error(path, "cells", format!("{} rows, expected {}", raw.cells.len(), grid.height)));

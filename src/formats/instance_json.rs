@@ -29,7 +29,7 @@ use std::path::Path;
 
 use serde::Deserialize;
 
-use super::{field_error, grid_field, parse_json, read_text};
+use super::{expect_format, field_error, grid_field, parse_json, read_text};
 use crate::error::Error;
 pub use crate::puzzle::ColourCounts;
 use crate::puzzle::{Clue, Instance, Piece, Placement, Rotation};
@@ -80,9 +80,7 @@ pub fn read(path: &Path) -> Result<InstanceFile, Error> {
 /// Parses and validates instance JSON; `path` is only used in messages.
 pub fn parse(path: &Path, text: &str) -> Result<InstanceFile, Error> {
     let raw: RawInstance = parse_json(path, text)?;
-    if raw.format != FORMAT {
-        return Err(field_error(path, "format", format!("expected \"{FORMAT}\", found {:?}", raw.format)));
-    }
+    expect_format(path, &raw.format, FORMAT)?;
     let grid = grid_field(path, raw.width, raw.height)?;
     if raw.pieces.len() != grid.cells() {
         return Err(field_error(

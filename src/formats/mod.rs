@@ -15,6 +15,15 @@ use std::path::Path;
 use crate::error::Error;
 use crate::puzzle::{Colour, Grid, Instance, Placement, Rotation};
 
+/// Refuses a document whose `format` field is not `expected`.
+pub(crate) fn expect_format(path: &Path, found: &str, expected: &str) -> Result<(), Error> {
+    if found == expected {
+        Ok(())
+    } else {
+        Err(field_error(path, "format", format!("expected \"{expected}\", found {found:?}")))
+    }
+}
+
 /// Reads a whole file of at most [`crate::input::MAX_FILE_BYTES`], naming it in the error.
 pub fn read_text(path: &Path) -> Result<String, Error> {
     crate::input::read_text(path)

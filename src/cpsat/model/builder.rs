@@ -1,8 +1,8 @@
 //! What every CP-SAT formulation builds with: the model and its cell variables, and a builder appending to a `CpModelProto`.
 
 use crate::cpsat::proto::{
-    ConstraintProto, CpModelProto, IntegerVariableProto, LinearConstraintProto, LinearExpressionProto,
-    constraint_proto::Constraint,
+    AllDifferentConstraintProto, ConstraintProto, CpModelProto, IntegerVariableProto, LinearConstraintProto,
+    LinearExpressionProto, constraint_proto::Constraint,
 };
 use crate::puzzle::{Instance, Side};
 
@@ -68,6 +68,14 @@ impl Builder {
         self.proto
     }
 
+    /// The model built, once the cells' pieces are made all different.
+    pub(crate) fn finish_with_all_different(mut self, cells: Vec<CellVars>, derived: Vec<(i32, Derived)>) -> Model {
+        self.add(Constraint::AllDiff(AllDifferentConstraintProto {
+            exprs: cells.iter().map(|c| var_expr(c.piece)).collect(),
+        }));
+        Model { proto: self.finish(), cells, derived }
+    }
+
     pub(crate) fn var(&mut self, name: String, domain: Vec<i64>) -> i32 {
         self.proto.variables.push(IntegerVariableProto { name, domain });
         (self.proto.variables.len() - 1) as i32
@@ -124,8 +132,16 @@ pub(crate) fn piece_and_rotation(b: &mut Builder, indices: &[i64], row: usize, c
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
+    use crate::puzzle::{Grid, Piece};
+
+    /// A 2×2 board of four corner pieces, for the formulations' shape tests.
+    pub(crate) fn two_by_two() -> Instance {
+        let grid = Grid { width: 2, height: 2 };
+        let pieces = vec![Piece([0, 1, 2, 0]), Piece([0, 0, 3, 1]), Piece([2, 4, 0, 0]), Piece([3, 0, 0, 4])];
+        Instance { grid, pieces, clues: vec![] }
+    }
 
     #[test]
     fn intervals_are_merged() {

@@ -3,9 +3,7 @@
 use super::builder::{
     Builder, CellVars, Derived, Model, cell_indices, constant, domain_of, piece_and_rotation, var_expr,
 };
-use crate::cpsat::proto::{
-    AllDifferentConstraintProto, ElementConstraintProto, LinearExpressionProto, constraint_proto::Constraint,
-};
+use crate::cpsat::proto::{ElementConstraintProto, LinearExpressionProto, constraint_proto::Constraint};
 use crate::puzzle::{Instance, Rotation, Side};
 
 /// The element formulation: index = 4·piece + rotation, four Element constraints per cell.
@@ -55,22 +53,17 @@ pub fn element(instance: &Instance) -> Model {
         let b_var = side_vars[other][side.opposite().index()];
         b.linear_eq(vec![a, b_var], vec![1, -1], 0);
     }
-    b.add(Constraint::AllDiff(AllDifferentConstraintProto {
-        exprs: cells.iter().map(|c| var_expr(c.piece)).collect(),
-    }));
-    Model { proto: b.finish(), cells, derived }
+    b.finish_with_all_different(cells, derived)
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::builder::tests::two_by_two;
     use super::*;
-    use crate::puzzle::{Grid, Piece};
 
     #[test]
     fn model_has_the_expected_shape() {
-        let grid = Grid { width: 2, height: 2 };
-        let pieces = vec![Piece([0, 1, 2, 0]), Piece([0, 0, 3, 1]), Piece([2, 4, 0, 0]), Piece([3, 0, 0, 4])];
-        let instance = Instance { grid, pieces, clues: vec![] };
+        let instance = two_by_two();
         let model = element(&instance);
         // Per cell: piece, rot, index, four sides.
         assert_eq!(model.proto.variables.len(), 4 * 7);

@@ -1,7 +1,7 @@
 //! The table formulation: one colour variable per inner join and one Table constraint per cell over piece, rotation and its join colours.
 
 use super::builder::{Builder, Derived, Model, cell_indices, piece_and_rotation, var_expr};
-use crate::cpsat::proto::{AllDifferentConstraintProto, TableConstraintProto, constraint_proto::Constraint};
+use crate::cpsat::proto::{TableConstraintProto, constraint_proto::Constraint};
 use crate::puzzle::{Instance, Rotation, Side};
 
 /// The table formulation: a colour per inner join and one Table constraint per cell.
@@ -39,22 +39,17 @@ pub fn table(instance: &Instance) -> Model {
         b.add(Constraint::Table(TableConstraintProto { exprs, values, ..Default::default() }));
         cells.push(vars);
     }
-    b.add(Constraint::AllDiff(AllDifferentConstraintProto {
-        exprs: cells.iter().map(|c| var_expr(c.piece)).collect(),
-    }));
-    Model { proto: b.finish(), cells, derived }
+    b.finish_with_all_different(cells, derived)
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::builder::tests::two_by_two;
     use super::*;
-    use crate::puzzle::{Grid, Piece};
 
     #[test]
     fn table_model_has_one_table_per_cell() {
-        let grid = Grid { width: 2, height: 2 };
-        let pieces = vec![Piece([0, 1, 2, 0]), Piece([0, 0, 3, 1]), Piece([2, 4, 0, 0]), Piece([3, 0, 0, 4])];
-        let model = table(&Instance { grid, pieces, clues: vec![] });
+        let model = table(&two_by_two());
         // Four joins, then piece and rotation per cell.
         assert_eq!(model.proto.variables.len(), 4 + 4 * 2);
         assert_eq!(model.proto.constraints.len(), 4 + 1);
