@@ -91,6 +91,7 @@ pub mod puzzle;
 pub mod render;
 pub mod rng;
 pub mod sat;
+pub mod score;
 pub mod search;
 pub mod solver;
 pub mod stop;

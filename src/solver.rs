@@ -17,7 +17,7 @@ pub use crate::outcome::{Accepted, Limits, Status, accept};
 use crate::portfolio::{self, Arm, Entrant};
 use crate::puzzle::{Board, Instance};
 use crate::stop::Stop;
-use crate::{cpsat, dfs, mip, sat, search};
+use crate::{cpsat, dfs, mip, sat, score, search};
 
 /// A solver's answer with its typed counters, as the dispatcher returns it.
 pub type Outcome = crate::outcome::Outcome<Stats>;
@@ -71,6 +71,17 @@ impl fmt::Display for SolverKind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
+}
+
+/// What a solve looks for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum Objective {
+    /// A full solution, or a proof that there is none.
+    #[default]
+    Full,
+    /// The best full board by matched inner joins, where no solution is in reach.
+    Score,
 }
 
 /// A solver with its own options.
@@ -144,6 +155,41 @@ impl Solver {
         }
     }
 
+    /// Looks for the best full board by matched joins within `limits`, calling
+    /// `on_best` with each board that beats the earlier ones (its board still to
+    /// be checked). The native search (`search`, and `auto`) walks with a break
+    /// budget ([`score`]); the MIP returns its incumbent.
+    ///
+    /// # Errors
+    /// A solver with no score mode (`dfs`, `sat`, `cpsat`), or the solver's own error.
+    pub fn solve_score(
+        &self,
+        instance: &Instance,
+        options: &score::Options,
+        limits: &Limits,
+        stop: &Stop,
+        on_best: &(dyn Fn(&score::Best) + Sync),
+    ) -> Result<Outcome, Error> {
+        let mut outcome = match self {
+            Solver::Search(_) | Solver::Auto(_) => {
+                let limits = Limits { threads: SolverKind::Search.threads(limits.threads), ..*limits };
+                // The order with the smallest exact tree reaches deepest before breaks unlock.
+                let order = options.order.or_else(|| search::best_order(instance, &limits, stop));
+                let options = score::Options { order, ..options.clone() };
+                score::solve(instance, &options, &limits, stop, on_best).map_stats(Stats::Score)
+            }
+            Solver::Mip(_) => self.solve(instance, limits, stop)?,
+            Solver::Dfs(_) | Solver::Sat(_) | Solver::Cpsat(_) => {
+                return Err(Error::Options(format!(
+                    "--objective score: --solver {} has no score mode; use auto, search or mip",
+                    self.kind()
+                )));
+            }
+        };
+        crate::fault::inject(self.kind().name(), outcome.board.as_mut());
+        Ok(outcome)
+    }
+
     /// One line saying what runs, for the `solver:` line of `solve`.
     pub fn describe(&self, limits: &Limits) -> String {
         match self {
@@ -200,6 +246,8 @@ pub enum Stats {
     Search(search::Stats),
     /// The race: which arm won, and how each ended.
     Auto(portfolio::Stats),
+    /// The score search's counters.
+    Score(score::Stats),
 }
 
 impl Stats {
@@ -239,6 +287,14 @@ impl Stats {
                 ("order", s.order.clone()),
             ],
             Stats::Auto(s) => s.lines(),
+            Stats::Score(s) => vec![
+                ("nodes", s.nodes.to_string()),
+                ("nodes_per_second", format!("{:.0}", s.nodes as f64 / seconds.max(1e-9))),
+                ("attempts", s.attempts.to_string()),
+                ("best_breaks", s.best_breaks.map_or_else(|| "none".to_owned(), |b| b.to_string())),
+                ("best_seconds", s.best_seconds.map_or_else(|| "-".to_owned(), |t| format!("{t:.3}"))),
+                ("deepest", s.deepest.to_string()),
+            ],
         }
     }
 
@@ -247,6 +303,7 @@ impl Stats {
         match self {
             Stats::Dfs(s) => Some((s.nodes, s.restarts)),
             Stats::Search(s) => Some((s.nodes, 0)),
+            Stats::Score(s) => Some((s.nodes, s.attempts)),
             _ => None,
         }
     }

@@ -125,7 +125,8 @@ impl Job {
 
     /// The job's limits: its budget, its seed, and the configuration's CP-SAT workers.
     fn limits(&self, config: &CliffConfig) -> Limits {
-        let threads = if self.arm == SolverKind::Cpsat { config.workers } else { 1 };
+        // CP-SAT gets the configured workers, the other arms one core each.
+        let threads = if self.arm == SolverKind::Cpsat { config.workers } else { self.arm.threads(1) };
         // The DFS's shuffling stream follows the board's seed; CP-SAT (1) and
         // HiGHS (0) keep the seeds the published runs used.
         let seed = match self.arm {

@@ -125,12 +125,18 @@ fn load(config: &ReachConfig, job: &Job) -> Result<(Instance, String, usize, u64
     }
 }
 
-/// The threads an arm may use on `cores` cores.
+/// The threads an arm runs on a machine of `cores` cores: the bench gives the
+/// portfolio, CP-SAT (its variants and the Python reference's) and the search
+/// race every core, and each other arm one; the solver's own rule
+/// ([`SolverKind::threads`]) turns its cores into threads.
 fn threads(arm: BenchArm, cores: u32) -> u32 {
     match arm {
-        BenchArm::Solver(SolverKind::Cpsat | SolverKind::Auto) => cores,
-        BenchArm::PythonElement | BenchArm::Cpsat(_) | BenchArm::SearchRace => cores,
-        _ => 1,
+        BenchArm::Solver(kind @ (SolverKind::Cpsat | SolverKind::Auto)) => kind.threads(cores),
+        BenchArm::Solver(kind) => kind.threads(1),
+        BenchArm::Cpsat(_) => SolverKind::Cpsat.threads(cores),
+        BenchArm::SearchRace => SolverKind::Search.threads(cores),
+        BenchArm::PythonElement => cores,
+        BenchArm::MinizincGecode => 1,
     }
 }
 

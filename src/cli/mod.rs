@@ -11,6 +11,7 @@ mod flux;
 mod generate;
 mod oracle;
 mod render;
+mod score;
 mod show;
 mod solve;
 mod split;

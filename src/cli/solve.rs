@@ -6,15 +6,16 @@ use std::process::ExitCode;
 use anyhow::{Result, bail};
 use clap::Args;
 use edgematch::cpsat::model::Formulation;
-use edgematch::formats::board_json;
+use edgematch::formats::{board_json, bucas};
 use edgematch::output::write_atomic;
 use edgematch::puzzle::{Board, Instance};
-use edgematch::solver::{self, Limits, Solver, SolverKind, Status};
+use edgematch::solver::{self, Limits, Objective, Solver, SolverKind, Status};
 use edgematch::{cpsat, dfs, interrupt, mip, portfolio, render, sat, search};
 use prost::Message as _;
 
 use super::args::{InstanceSourceArgs, SEED_RANGE, cores, seconds};
 use super::cubes;
+use super::score::{self, ScoreArgs};
 use super::show::{describe, log_to_stderr, unless_interrupted};
 
 #[derive(Args)]
@@ -28,6 +29,10 @@ pub(crate) struct SolveArgs {
     /// search), `sat` (CaDiCaL), `cpsat`, the `dfs` baseline, or the placement `mip` (HiGHS).
     #[arg(long, value_enum, default_value_t = SolverKind::Auto)]
     solver: SolverKind,
+    /// What to look for: `full` (a solution, or a proof that there is none) or
+    /// `score` (the best full board by matched joins, for boards no solver completes).
+    #[arg(long, value_enum, default_value_t = Objective::Full)]
+    objective: Objective,
     /// Wall-clock limit in seconds (default: none).
     #[arg(long, value_parser = seconds)]
     time_limit: Option<f64>,
@@ -59,6 +64,8 @@ pub(crate) struct SolveArgs {
     search: SearchArgs,
     #[command(flatten)]
     sat: SatArgs,
+    #[command(flatten)]
+    score: ScoreArgs,
 }
 
 /// The names of the flags marked given.
@@ -229,6 +236,9 @@ impl SolveArgs {
                 bail!("{flag} is an option of --solver {owner}, not of --solver {}", self.solver);
             }
         }
+        if let Some(flag) = self.score.given().first().filter(|_| self.objective != Objective::Score) {
+            bail!("{flag} is an option of --objective score");
+        }
         // Threads: the count given (CP-SAT's --workers, the search's --threads), else the solver's own rule.
         let given = match self.solver {
             SolverKind::Cpsat => self.cpsat.workers,
@@ -297,7 +307,10 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     let stop = interrupt::install().map_err(anyhow::Error::msg)?;
     // This line is also the sign, for whoever waits on it, that Ctrl-C is handled from here on.
     println!("solver: {}", solver.describe(&limits));
-    let outcome = solver.solve(instance, &limits, &stop)?;
+    let outcome = match args.objective {
+        Objective::Full => solver.solve(instance, &limits, &stop)?,
+        Objective::Score => score::solve(&args.score, &solver, instance, &limits, &stop, args.out.as_deref())?,
+    };
     let status =
         if stop.is_raised() && outcome.status != Status::Solved { Status::Interrupted } else { outcome.status };
     println!("status: {status}");
@@ -324,6 +337,9 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
         }
         print_board(board);
         write_board(&args, instance, board, &loaded.name)?;
+        if args.objective == Objective::Score && board.placed() == board.cells.len() && bucas::can_write(instance) {
+            println!("view: {}", bucas::to_link(board, instance, &loaded.name));
+        }
     }
     Ok(unless_interrupted(if verified.solved { ExitCode::SUCCESS } else { ExitCode::from(1) }))
 }

@@ -177,6 +177,54 @@ pub fn enumerate(
     Ok((boards, complete))
 }
 
+/// What one region repair found.
+#[derive(Clone, Debug)]
+pub struct Repair {
+    /// The board with the region re-solved (its score at least the input's), when CP-SAT found one.
+    pub board: Option<Board>,
+    /// Its matched joins, by CP-SAT's objective plus the joins outside the region.
+    pub score: usize,
+    /// True when CP-SAT proved no placement of the region's pieces does better.
+    pub optimal: bool,
+    /// Seconds CP-SAT ran.
+    pub seconds: f64,
+}
+
+/// Re-solves `region` of the full `board` exactly: the region's pieces may
+/// move and turn within it, every other cell is pinned, and CP-SAT maximizes
+/// the matched joins within `limits`. The board returned is a claim: check it.
+///
+/// # Errors
+/// Parameters the bridge refuses, or a response it cannot read.
+pub fn repair(
+    instance: &Instance,
+    board: &Board,
+    region: &[usize],
+    limits: &Limits,
+    stop: &Stop,
+) -> Result<Repair, Error> {
+    let start = Instant::now();
+    let model = model::region(instance, board, region);
+    let parameters = SatParameters {
+        max_time_in_seconds: limits.time_limit,
+        num_workers: Some(limits.threads.max(1) as i32),
+        random_seed: Some(limits.seed_i32()?),
+        catch_sigint_signal: Some(false),
+        ..Default::default()
+    };
+    let response = solve_proto(&model.proto, &parameters, stop)?;
+    let status = CpSolverStatus::try_from(response.status)
+        .map_err(|_| Error::Response(format!("unknown status {}", response.status)))?;
+    let found = matches!(status, CpSolverStatus::Feasible | CpSolverStatus::Optimal);
+    let board = if found { model.decode(&response.solution) } else { None };
+    Ok(Repair {
+        score: model.fixed_score + response.objective_value.round().max(0.0) as usize,
+        board,
+        optimal: status == CpSolverStatus::Optimal,
+        seconds: start.elapsed().as_secs_f64(),
+    })
+}
+
 /// Checks a model and parameters ([`validate`]), serializes them, solves on a
 /// fresh environment that `stop` stops, and decodes the response. An invalid
 /// model or parameter set is an error, and OR-Tools is not called.

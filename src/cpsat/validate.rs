@@ -44,6 +44,22 @@ pub fn model(proto: &CpModelProto) -> Result<(), Error> {
         };
         check().map_err(|m| invalid(format!("search strategy {i}: {m}")))?;
     }
+    if let Some(objective) = &proto.objective {
+        let check = || -> Result<(), String> {
+            if objective.vars.len() != objective.coeffs.len() {
+                return Err(format!("{} variables but {} coefficients", objective.vars.len(), objective.coeffs.len()));
+            }
+            objective.vars.iter().try_for_each(|&v| ctx.var(v))?;
+            if let Some(c) = objective.coeffs.iter().find(|c| c.unsigned_abs() > MAX_VALUE as u64) {
+                return Err(format!("coefficient {c} beyond ±{MAX_VALUE}"));
+            }
+            if !objective.offset.is_finite() || !objective.scaling_factor.is_finite() {
+                return Err("offset and scaling factor must be finite".to_owned());
+            }
+            if objective.domain.is_empty() { Ok(()) } else { domain(&objective.domain) }
+        };
+        check().map_err(|m| invalid(format!("objective: {m}")))?;
+    }
     if let Some(hint) = &proto.solution_hint {
         if hint.vars.len() != hint.values.len() {
             return Err(invalid(format!(

@@ -210,6 +210,24 @@ pub fn solve(instance: &Instance, options: &Options, limits: &Limits, stop: &Sto
     finish(status, board, stats)
 }
 
+/// The fill order whose exact tree the estimator finds smallest on `instance`
+/// (within half a second, or a tenth of the time limit), for searches that walk
+/// another tree over the same order (the score search). `None` when the clues
+/// conflict or the stop is raised first.
+pub fn best_order(instance: &Instance, limits: &Limits, stop: &Stop) -> Option<Order> {
+    if plan::clue_conflict(instance).is_some() {
+        return None;
+    }
+    let options = Options::default();
+    let run =
+        Setup { instance, options: &options, seed: limits.seed, threads: threads(limits.threads), stop: stop.flag() };
+    let ranked = run.estimate_orders(limits.time_limit);
+    if stop.is_raised() {
+        return None;
+    }
+    ranked.into_iter().min_by(|a, b| a.1.ln_nodes.total_cmp(&b.1.ln_nodes)).map(|(plan, _)| plan.order)
+}
+
 /// What every phase of one [`solve`] reads.
 struct Setup<'a> {
     instance: &'a Instance,

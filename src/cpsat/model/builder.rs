@@ -1,8 +1,8 @@
 //! What every CP-SAT formulation builds with: the model and its cell variables, and a builder appending to a `CpModelProto`.
 
 use crate::cpsat::proto::{
-    AllDifferentConstraintProto, ConstraintProto, CpModelProto, IntegerVariableProto, LinearConstraintProto,
-    LinearExpressionProto, constraint_proto::Constraint,
+    AllDifferentConstraintProto, ConstraintProto, CpModelProto, CpObjectiveProto, IntegerVariableProto,
+    LinearConstraintProto, LinearExpressionProto, constraint_proto::Constraint,
 };
 use crate::puzzle::{Instance, Side};
 
@@ -83,6 +83,18 @@ impl Builder {
 
     pub(crate) fn add(&mut self, constraint: Constraint) {
         self.proto.constraints.push(ConstraintProto { constraint: Some(constraint), ..Default::default() });
+    }
+
+    /// `lo <= sum(coeffs[i] * vars[i]) <= hi`.
+    pub(crate) fn linear(&mut self, vars: Vec<i32>, coeffs: Vec<i64>, lo: i64, hi: i64) {
+        self.add(Constraint::Linear(LinearConstraintProto { vars, coeffs, domain: vec![lo, hi] }));
+    }
+
+    /// Sets the objective to maximize `sum(vars)`, as CP-SAT's minimization of its negation.
+    pub(crate) fn maximize_sum(&mut self, vars: Vec<i32>) {
+        let coeffs = vec![-1; vars.len()];
+        self.proto.objective =
+            Some(CpObjectiveProto { vars, coeffs, offset: 0.0, scaling_factor: -1.0, domain: Vec::new() });
     }
 
     /// `sum(coeffs[i] * vars[i]) == rhs`.

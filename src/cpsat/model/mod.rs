@@ -32,11 +32,13 @@
 mod boolean;
 mod builder;
 mod element;
+mod region;
 mod table;
 
 pub use boolean::boolean;
 pub use builder::{CellVars, Derived, Model, domain_of};
 pub use element::element;
+pub use region::{RegionModel, region};
 pub use table::table;
 
 use crate::puzzle::Instance;

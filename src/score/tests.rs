@@ -1,0 +1,86 @@
+//! Tests of the score search: full scores on solvable boards, optimal scores on broken ones, every board checked.
+
+use std::sync::Mutex;
+
+use super::*;
+use crate::check::check;
+use crate::generate::{PlantedSpec, planted};
+
+fn limits(seconds: f64, threads: u32) -> Limits {
+    Limits { time_limit: Some(seconds), threads, ..Limits::default() }
+}
+
+/// Runs the search, checking every board it reports: full, no hard violation,
+/// scored as the checker scores it, each better than the one before.
+fn run(instance: &Instance, options: &Options, limits: &Limits) -> Outcome<Stats> {
+    let seen: Mutex<Vec<usize>> = Mutex::new(Vec::new());
+    let on_best = |best: &Best| {
+        let report = check(instance, &best.board);
+        assert_eq!(report.placed, instance.grid.cells(), "a score board places every piece");
+        assert!(report.violations.iter().all(|v| matches!(v, crate::check::Violation::Mismatch { .. })), "{report}");
+        assert_eq!(report.score, best.score);
+        let mut seen = seen.lock().unwrap();
+        assert!(seen.last().is_none_or(|&s| s < best.score), "{seen:?} then {}", best.score);
+        seen.push(best.score);
+    };
+    let outcome = solve(instance, options, limits, &Stop::new(), &on_best);
+    let last = seen.into_inner().unwrap().last().copied();
+    assert_eq!(outcome.board.as_ref().map(|b| check(instance, b).score), last, "the best board is the last reported");
+    outcome
+}
+
+#[test]
+fn small_planted_boards_reach_the_full_score() {
+    for (side, frame, inner, seed) in [(5, 2, 4, 1), (6, 3, 6, 2), (7, 3, 8, 3)] {
+        let p = planted(&PlantedSpec::square(side, frame, inner, seed)).unwrap();
+        for order in [None, Some(Order::FailFirst { corner: crate::search::Corner::Se, transposed: false })] {
+            let options = Options { order, ..Options::default() };
+            let outcome = run(&p.instance, &options, &limits(30.0, 2));
+            assert_eq!(outcome.status, Status::Solved, "{side}x{side} seed {seed}, {order:?}");
+            assert!(check(&p.instance, &outcome.board.unwrap()).is_solution());
+        }
+    }
+}
+
+/// A planted board with one interior piece given a colour no other piece has:
+/// no full solution, and the best board mismatches exactly the joins that
+/// colour forces. CP-SAT, maximizing matched joins over the whole board from
+/// the search's board, proves the same score optimal.
+#[test]
+fn a_forced_mismatch_gives_the_best_possible_score_which_cpsat_confirms() {
+    for (side, seed) in [(4, 1), (5, 2)] {
+        let spec = PlantedSpec { clues: 1, ..PlantedSpec::square(side, 2, 3, seed) };
+        let mut p = planted(&spec).unwrap();
+        let clue_piece = p.instance.clues[0].placement.piece;
+        let inner =
+            (0..p.instance.pieces.len()).find(|&q| q != clue_piece && p.instance.pieces[q].grey_sides() == 0).unwrap();
+        p.instance.pieces[inner].0[0] = p.instance.max_colour() + 1;
+        let options = Options { schedule: Schedule::Ramp { unlock: 0.0, budget: Some(4) }, ..Options::default() };
+        let outcome = run(&p.instance, &options, &limits(30.0, 1));
+        assert_eq!(outcome.status, Status::Unknown, "no full solution exists");
+        let board = outcome.board.expect("a full board");
+        let score = check(&p.instance, &board).score;
+        let all: Vec<usize> = (0..p.instance.grid.cells()).collect();
+        let exact = crate::cpsat::repair(&p.instance, &board, &all, &limits(60.0, 1), &Stop::new()).unwrap();
+        assert!(exact.optimal, "CP-SAT proves its optimum on {side}x{side}");
+        assert_eq!(score, exact.score, "{side}x{side}: the search's best is the optimum");
+        assert_eq!(score, p.instance.grid.max_score() - 1);
+    }
+}
+
+#[test]
+fn the_target_stops_the_run_and_bad_options_are_named() {
+    let p = planted(&PlantedSpec::square(6, 3, 6, 4)).unwrap();
+    let joins = p.instance.grid.max_score();
+    let high = Options { target: Some(joins + 1), ..Options::default() };
+    assert!(high.check(&p.instance).unwrap_err().contains("--target"));
+    let many = Options { schedule: Schedule::Steps(vec![(0, 1), (10, joins + 1)]), ..Options::default() };
+    assert!(many.check(&p.instance).unwrap_err().contains("exceed"));
+    let low = Options {
+        target: Some(joins - 10),
+        schedule: Schedule::Ramp { unlock: 0.0, budget: Some(10) },
+        ..Options::default()
+    };
+    let outcome = run(&p.instance, &low, &limits(30.0, 1));
+    assert!(check(&p.instance, &outcome.board.unwrap()).score >= joins - 10);
+}

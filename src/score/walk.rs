@@ -1,0 +1,575 @@
+//! The break-budget walk: a depth-first fill in a chosen order that may leave a few joins mismatched.
+//!
+//! Each free cell, in the fill order, takes a piece that matches its known
+//! neighbours (cells earlier in the order, and clues) exactly, or breaks one
+//! of those joins: one break per piece at most, never on a join between two
+//! rim cells (the frame), and never more breaks in all than the schedule
+//! allows at that depth. Candidates come from tables keyed by the colours of
+//! two known sides (A and B), or of one of them when the other breaks; a
+//! third and fourth known side are compared one by one. A full board with `b` breaks scores
+//! `joins − b`; each one found tightens the budget to `b − 1`, so the walk
+//! only ever looks for better boards.
+//!
+//! A lower bound keeps the endgame tileable: for each colour, the open sides
+//! of the placed region that no remaining piece can match are breaks still to
+//! come, and a colour whose remaining sides and open sides differ by an odd
+//! count is in one more. A partial board whose breaks plus that bound exceed
+//! the budget is not extended. The counts are kept incrementally.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Instant;
+
+use crate::puzzle::{Board, Colour, GREY, Instance, Placement, Rotation, Side};
+use crate::rng::Rng;
+
+/// Placements between two looks at the clock and the shared flags.
+const POLL: u64 = 1 << 14;
+
+/// One candidate: a piece in a rotation and the colours it shows, N E S W.
+#[derive(Clone, Copy, Debug)]
+struct Cand {
+    shown: [Colour; 4],
+    piece: u16,
+    rotation: u8,
+}
+
+/// The candidates of one (rim class, side A, side B): exact by (A, B) colours, and by A or by B alone.
+/// A missing side reads as the colour index `colours` (its own key).
+#[derive(Clone, Debug, Default)]
+struct Tables {
+    exact_start: Vec<u32>,
+    exact: Vec<Cand>,
+    a_start: Vec<u32>,
+    by_a: Vec<Cand>,
+    b_start: Vec<u32>,
+    by_b: Vec<Cand>,
+}
+
+/// Lists bucketed by key, back to back: `start[k]..start[k + 1]` holds key `k`.
+fn bucket(keys: usize, cands: &[Cand], key: impl Fn(&Cand) -> usize) -> (Vec<u32>, Vec<Cand>) {
+    let mut lists: Vec<Vec<Cand>> = vec![Vec::new(); keys];
+    for c in cands {
+        lists[key(c)].push(*c);
+    }
+    let mut start = Vec::with_capacity(keys + 1);
+    let mut all = Vec::with_capacity(cands.len());
+    for list in lists {
+        start.push(all.len() as u32);
+        all.extend(list);
+    }
+    start.push(all.len() as u32);
+    (start, all)
+}
+
+/// No side: the index of a missing A or B.
+const NO_SIDE: u8 = 4;
+
+/// One known side of a cell: the neighbour that shows its colour, and whether it may break.
+#[derive(Clone, Copy, Debug)]
+struct Known {
+    /// The side of this cell (0..4, N E S W).
+    side: u8,
+    /// The neighbour filled before (or a clue).
+    src: usize,
+    /// A frame join: never broken.
+    fixed: bool,
+}
+
+/// One free cell in fill order, with where its known colours come from.
+#[derive(Clone, Copy, Debug)]
+struct Step {
+    cell: usize,
+    /// Index of this step's tables.
+    tables: usize,
+    /// Known sides: A and B key the tables, C and D are compared; `count` of them are set.
+    known: [Known; 4],
+    count: u8,
+    /// Sides whose neighbour is still empty when this cell is filled (bit per side).
+    open: u8,
+}
+
+/// Everything a walk over one instance reads.
+#[derive(Clone, Debug)]
+pub(crate) struct Plan {
+    colours: usize,
+    steps: Vec<Step>,
+    tables: Vec<Tables>,
+    /// The board with the clues only.
+    clue_board: Board,
+    /// Packed colours (N E S W from the low byte) of the clue cells, plus the sentinel.
+    initial: Vec<u32>,
+    /// Pieces the clues take.
+    clue_pieces: Vec<bool>,
+    /// Open sides per colour with only the clues placed.
+    initial_open: Vec<i32>,
+    /// Sides per colour of the pieces no clue takes.
+    initial_left: Vec<i32>,
+}
+
+fn pack(shown: [Colour; 4]) -> u32 {
+    u32::from_le_bytes(shown)
+}
+
+/// The colour `packed` shows on side `side` (0..4).
+#[inline(always)]
+fn byte(packed: u32, side: usize) -> u8 {
+    (packed >> (8 * side)) as u8
+}
+
+impl Plan {
+    /// The plan of `instance` filled in `order` (every cell once; clue cells are
+    /// skipped), or why the clues alone rule every board out.
+    pub(crate) fn new(instance: &Instance, order: &[usize]) -> Result<Plan, String> {
+        let grid = instance.grid;
+        let colours = usize::from(instance.max_colour()) + 1;
+        let mut clue_at = vec![None; grid.cells()];
+        let mut clue_pieces = vec![false; instance.pieces.len()];
+        for clue in &instance.clues {
+            let p = clue.placement;
+            if clue.cell >= grid.cells() || p.piece >= instance.pieces.len() || clue_pieces[p.piece] {
+                return Err(format!("the clue at cell {} is out of range or repeats a piece", clue.cell));
+            }
+            clue_pieces[p.piece] = true;
+            clue_at[clue.cell] = Some(instance.pieces[p.piece].rotated(p.rotation));
+        }
+        let mut initial = vec![0u32; grid.cells() + 1];
+        for (cell, shown) in clue_at.iter().enumerate() {
+            if let Some(shown) = shown {
+                initial[cell] = pack(*shown);
+            }
+        }
+        let free: Vec<usize> = order.iter().copied().filter(|&c| c < grid.cells() && clue_at[c].is_none()).collect();
+        let mut rank = vec![usize::MAX; grid.cells()];
+        for (i, &cell) in free.iter().enumerate() {
+            rank[cell] = i;
+        }
+        let class_of = |cell: usize| {
+            Side::ALL.iter().fold(0usize, |m, &s| m | (usize::from(grid.is_rim_side(cell, s)) << s.index()))
+        };
+        let frame = |a: usize, b: usize| grid.is_rim_cell(a) && grid.is_rim_cell(b);
+        let mut keys: Vec<(usize, u8, u8)> = Vec::new();
+        let mut steps = Vec::with_capacity(free.len());
+        for (i, &cell) in free.iter().enumerate() {
+            let mut known = [Known { side: NO_SIDE, src: grid.cells(), fixed: false }; 4];
+            let mut count = 0;
+            let mut open = 0u8;
+            for side in Side::ALL {
+                let Some(other) = grid.neighbour(cell, side) else { continue };
+                if clue_at[other].is_some() || rank[other] < i {
+                    known[count] = Known { side: side.index() as u8, src: other, fixed: frame(cell, other) };
+                    count += 1;
+                } else {
+                    open |= 1 << side.index();
+                }
+            }
+            let key = (class_of(cell), known[0].side, known[1].side);
+            let tables = keys.iter().position(|&k| k == key).unwrap_or_else(|| {
+                keys.push(key);
+                keys.len() - 1
+            });
+            steps.push(Step { cell, tables, known, count: count as u8, open });
+        }
+        let tables = keys
+            .iter()
+            .map(|&(class, a_side, b_side)| {
+                let mut cands = Vec::new();
+                for (piece, p) in instance.pieces.iter().enumerate().filter(|&(q, _)| !clue_pieces[q]) {
+                    for rotation in Rotation::ALL {
+                        let shown = p.rotated(rotation);
+                        if (0..4).all(|s| (shown[s] == GREY) == (class >> s & 1 == 1)) {
+                            cands.push(Cand { shown, piece: piece as u16, rotation: rotation.turns() });
+                        }
+                    }
+                }
+                let keyed = |side: u8, c: &Cand| {
+                    if side == NO_SIDE { colours } else { usize::from(c.shown[usize::from(side)]) }
+                };
+                let width = colours + 1;
+                let (exact_start, exact) =
+                    bucket(width * width, &cands, |c| keyed(a_side, c) * width + keyed(b_side, c));
+                let (a_start, by_a) = bucket(width, &cands, |c| keyed(a_side, c));
+                let (b_start, by_b) = bucket(width, &cands, |c| keyed(b_side, c));
+                Tables { exact_start, exact, a_start, by_a, b_start, by_b }
+            })
+            .collect();
+        let mut clue_board = Board::empty(grid);
+        for clue in &instance.clues {
+            clue_board.cells[clue.cell] = Some(clue.placement);
+        }
+        let mut initial_open = vec![0i32; colours];
+        for (cell, shown) in clue_at.iter().enumerate() {
+            let Some(shown) = shown else { continue };
+            for side in Side::ALL {
+                if grid.neighbour(cell, side).is_some_and(|o| clue_at[o].is_none()) {
+                    initial_open[usize::from(shown[side.index()])] += 1;
+                }
+            }
+        }
+        let mut initial_left = vec![0i32; colours];
+        for (_, p) in instance.pieces.iter().enumerate().filter(|&(q, _)| !clue_pieces[q]) {
+            for &c in &p.0 {
+                initial_left[usize::from(c)] += 1;
+            }
+        }
+        Ok(Plan { colours, steps, tables, clue_board, initial, clue_pieces, initial_open, initial_left })
+    }
+
+    /// Free cells.
+    pub(crate) fn free(&self) -> usize {
+        self.steps.len()
+    }
+
+    /// The same plan with every candidate list in an order drawn from `seed`.
+    pub(crate) fn shuffled(&self, seed: u64) -> Plan {
+        let mut plan = self.clone();
+        let mut rng = Rng::new(seed);
+        for tables in &mut plan.tables {
+            for (start, list) in [
+                (&tables.exact_start, &mut tables.exact),
+                (&tables.a_start, &mut tables.by_a),
+                (&tables.b_start, &mut tables.by_b),
+            ] {
+                for k in 0..start.len() - 1 {
+                    let slice = &mut list[start[k] as usize..start[k + 1] as usize];
+                    for i in (1..slice.len()).rev() {
+                        slice.swap(i, rng.below(i + 1));
+                    }
+                }
+            }
+        }
+        plan
+    }
+}
+
+/// How a candidate list is read at a depth: exact, then breaking the west join, then the north.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum Phase {
+    #[default]
+    Exact,
+    /// Candidates matching A, breaking B.
+    BreakB,
+    /// Candidates matching B, breaking A.
+    BreakA,
+    Done,
+}
+
+/// The walk's place at one depth.
+#[derive(Clone, Copy, Debug, Default)]
+struct Frame {
+    phase: Phase,
+    pos: u32,
+    end: u32,
+    /// The colours the known sides want, in the step's order (A, B, C, D).
+    want: [u8; 4],
+    /// The candidate placed here and its breaks (valid while deeper depths are open).
+    placed: Option<(Cand, u8)>,
+}
+
+/// What the walk shares with its sibling threads and its caller.
+#[derive(Clone, Copy)]
+pub(crate) struct Shared<'a> {
+    /// Breaks of the best full board any walk found (`usize::MAX`: none yet).
+    pub(crate) best: &'a AtomicUsize,
+    /// Raised from outside (Ctrl-C, the limit, the target reached).
+    pub(crate) stop: &'a AtomicBool,
+    /// Called with each full board whose breaks are below `best` (which it sets).
+    pub(crate) found: &'a (dyn Fn(Board, usize) + Sync),
+    /// The wall-clock end of the run.
+    pub(crate) deadline: Option<Instant>,
+    /// Whether the tileability bound prunes.
+    pub(crate) bound: bool,
+    /// The most free cells any walk has filled at once.
+    pub(crate) deepest: &'a AtomicUsize,
+}
+
+/// How one attempt ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum End {
+    /// The whole tree within the budget was walked.
+    Exhausted,
+    /// The node cap of the attempt was reached.
+    Capped,
+    /// The stop, the deadline or a perfect board ended the run.
+    Stopped,
+}
+
+/// The colour counts of the tileability bound.
+struct Counts {
+    open: Vec<i32>,
+    left: Vec<i32>,
+    /// Σ over colours of max(0, open − left).
+    deficit: i32,
+    /// Colours whose left − open is odd.
+    odd: i32,
+}
+
+impl Counts {
+    fn new(plan: &Plan) -> Counts {
+        let mut c = Counts { open: plan.initial_open.clone(), left: plan.initial_left.clone(), deficit: 0, odd: 0 };
+        for colour in 1..plan.colours {
+            c.deficit += (c.open[colour] - c.left[colour]).max(0);
+            c.odd += (c.left[colour] - c.open[colour]) & 1;
+        }
+        c
+    }
+
+    #[inline(always)]
+    fn adjust(&mut self, colour: u8, d_open: i32, d_left: i32) {
+        let c = usize::from(colour);
+        if c == 0 {
+            return;
+        }
+        let (o, l) = (self.open[c], self.left[c]);
+        self.deficit -= (o - l).max(0);
+        self.odd -= (l - o) & 1;
+        let (o, l) = (o + d_open, l + d_left);
+        self.open[c] = o;
+        self.left[c] = l;
+        self.deficit += (o - l).max(0);
+        self.odd += (l - o) & 1;
+    }
+
+    /// Breaks any completion must still make.
+    fn bound(&self) -> usize {
+        self.deficit.max((self.odd + 1) / 2) as usize
+    }
+}
+
+/// One attempt: the walk over `plan` (shuffled for this attempt) until the tree
+/// within the budget is exhausted, `cap` placements are made, or the run stops.
+/// `schedule[d]` is the breaks allowed after `d` placements when the budget is
+/// `budget`; the budget tightens below every board found. Returns how it ended
+/// and the placements made.
+pub(crate) fn attempt(
+    plan: &Plan,
+    schedule: &dyn Fn(usize) -> Vec<u16>,
+    budget: usize,
+    cap: u64,
+    shared: &Shared<'_>,
+) -> (End, u64) {
+    let free = plan.free();
+    let mut budget = budget.min(shared.best.load(Ordering::Relaxed).saturating_sub(1));
+    let mut allowed = schedule(budget);
+    let mut colour_of = plan.initial.clone();
+    let mut used = plan.clue_pieces.clone();
+    let mut frames = vec![Frame::default(); free + 1];
+    let mut counts = Counts::new(plan);
+    let mut breaks = 0usize;
+    let mut nodes = 0u64;
+    let mut next_poll = POLL;
+    let mut deepest = 0usize;
+    if free == 0 {
+        return (End::Exhausted, 0);
+    }
+    let mut depth = 0usize;
+    open(plan, &colour_of, &mut frames[0], 0);
+    loop {
+        let step = plan.steps[depth];
+        let limit = usize::from(allowed[depth + 1]);
+        let mut chosen = None;
+        while let Some((cand, b)) = next(plan, &step, &mut frames[depth], &used, breaks, limit) {
+            place(&step, &cand, &mut colour_of, &mut counts, 1);
+            if !shared.bound || breaks + usize::from(b) + counts.bound() <= budget {
+                chosen = Some((cand, b));
+                break;
+            }
+            place(&step, &cand, &mut colour_of, &mut counts, -1);
+        }
+        match chosen {
+            Some((cand, b)) => {
+                nodes += 1;
+                used[usize::from(cand.piece)] = true;
+                breaks += usize::from(b);
+                frames[depth].placed = Some((cand, b));
+                depth += 1;
+                if depth > deepest {
+                    deepest = depth;
+                    shared.deepest.fetch_max(depth, Ordering::Relaxed);
+                }
+                if depth == free {
+                    // A full board: report it if it beats the best, then look for better.
+                    if breaks < shared.best.load(Ordering::Relaxed) {
+                        shared.best.fetch_min(breaks, Ordering::Relaxed);
+                        (shared.found)(board(plan, &frames), breaks);
+                    }
+                    if breaks == 0 {
+                        return (End::Stopped, nodes);
+                    }
+                    budget = breaks - 1;
+                    allowed = schedule(budget);
+                    depth -= 1;
+                    unplace(
+                        &plan.steps[depth],
+                        &mut frames[depth],
+                        &mut colour_of,
+                        &mut counts,
+                        &mut used,
+                        &mut breaks,
+                    );
+                    continue;
+                }
+                open(plan, &colour_of, &mut frames[depth], depth);
+                if nodes >= next_poll {
+                    next_poll = nodes + POLL;
+                    if nodes >= cap {
+                        return (End::Capped, nodes);
+                    }
+                    if shared.stop.load(Ordering::Relaxed) || shared.deadline.is_some_and(|d| Instant::now() >= d) {
+                        return (End::Stopped, nodes);
+                    }
+                    let best = shared.best.load(Ordering::Relaxed);
+                    if best == 0 {
+                        return (End::Stopped, nodes);
+                    }
+                    if best <= budget {
+                        // A sibling found better: look below its board.
+                        budget = best - 1;
+                        allowed = schedule(budget);
+                    }
+                }
+            }
+            None => {
+                if depth == 0 {
+                    return (End::Exhausted, nodes);
+                }
+                depth -= 1;
+                unplace(&plan.steps[depth], &mut frames[depth], &mut colour_of, &mut counts, &mut used, &mut breaks);
+            }
+        }
+    }
+}
+
+/// Opens the frame of `depth`: reads the known colours of its cell.
+#[inline(always)]
+fn open(plan: &Plan, colour_of: &[u32], frame: &mut Frame, depth: usize) {
+    let step = &plan.steps[depth];
+    let mut want = [0u8; 4];
+    for (k, known) in step.known.iter().enumerate().take(usize::from(step.count)) {
+        // The neighbour's side facing this cell.
+        want[k] = byte(colour_of[known.src], (usize::from(known.side) + 2) % 4);
+    }
+    let width = plan.colours + 1;
+    let key_of = |k: usize| if k < usize::from(step.count) { usize::from(want[k]) } else { plan.colours };
+    let tables = &plan.tables[step.tables];
+    let key = key_of(0) * width + key_of(1);
+    *frame = Frame {
+        phase: Phase::Exact,
+        pos: tables.exact_start[key],
+        end: tables.exact_start[key + 1],
+        want,
+        placed: None,
+    };
+}
+
+/// The next candidate of `frame` that fits: an unused piece whose breaks (A or
+/// B broken by phase, and mismatched further sides C and D) are at most one,
+/// on no frame join, within `limit` in all with `breaks`.
+#[inline(always)]
+fn next(plan: &Plan, step: &Step, frame: &mut Frame, used: &[bool], breaks: usize, limit: usize) -> Option<(Cand, u8)> {
+    let tables = &plan.tables[step.tables];
+    let count = usize::from(step.count);
+    let width = plan.colours + 1;
+    loop {
+        if frame.pos >= frame.end {
+            // The next phase, if it may break a join at all (B needs two known sides).
+            let may_break = breaks < limit;
+            let can = |k: usize| k < count && !step.known[k].fixed;
+            frame.phase = match frame.phase {
+                Phase::Exact if may_break && can(1) => Phase::BreakB,
+                Phase::Exact | Phase::BreakB if may_break && can(0) => Phase::BreakA,
+                _ => Phase::Done,
+            };
+            let key = |k: usize| if k < count { usize::from(frame.want[k]) } else { plan.colours };
+            let (start, key) = match frame.phase {
+                Phase::BreakB => (&tables.a_start, key(0)),
+                Phase::BreakA if count >= 2 => (&tables.b_start, key(1)),
+                // With one known side, breaking it leaves every candidate of the class.
+                Phase::BreakA => (&tables.b_start, plan.colours),
+                _ => return None,
+            };
+            debug_assert!(key < width);
+            frame.pos = start[key];
+            frame.end = start[key + 1];
+            continue;
+        }
+        let cand = match frame.phase {
+            Phase::Exact => tables.exact[frame.pos as usize],
+            Phase::BreakB => tables.by_a[frame.pos as usize],
+            _ => tables.by_b[frame.pos as usize],
+        };
+        frame.pos += 1;
+        if used[usize::from(cand.piece)] {
+            continue;
+        }
+        let shows = |k: usize| cand.shown[usize::from(step.known[k].side)];
+        let mut b = match frame.phase {
+            Phase::Exact => 0u8,
+            Phase::BreakB if shows(1) != frame.want[1] => 1,
+            Phase::BreakA if shows(0) != frame.want[0] => 1,
+            _ => continue, // it matches both: tried in the exact phase
+        };
+        let mut fits = true;
+        for k in 2..count {
+            if shows(k) != frame.want[k] {
+                if step.known[k].fixed {
+                    fits = false;
+                }
+                b += 1;
+            }
+        }
+        if fits && b <= 1 && breaks + usize::from(b) <= limit {
+            return Some((cand, b));
+        }
+    }
+}
+
+/// Places (`sign` 1) or removes (−1) `cand` at the step's cell in the colour
+/// array and the bound's counts.
+#[inline(always)]
+fn place(step: &Step, cand: &Cand, colour_of: &mut [u32], counts: &mut Counts, sign: i32) {
+    for c in cand.shown {
+        counts.adjust(c, 0, -sign);
+    }
+    // The joins this cell closes were open sides of its neighbours.
+    for known in step.known.iter().take(usize::from(step.count)) {
+        counts.adjust(byte(colour_of[known.src], (usize::from(known.side) + 2) % 4), -sign, 0);
+    }
+    // Its own sides facing empty cells are open now.
+    for side in 0..4 {
+        if step.open >> side & 1 == 1 {
+            counts.adjust(cand.shown[side], sign, 0);
+        }
+    }
+    colour_of[step.cell] = if sign > 0 { pack(cand.shown) } else { 0 };
+}
+
+/// Takes back the candidate placed at `frame`, the frame of `step`.
+#[inline(always)]
+fn unplace(
+    step: &Step,
+    frame: &mut Frame,
+    colour_of: &mut [u32],
+    counts: &mut Counts,
+    used: &mut [bool],
+    breaks: &mut usize,
+) {
+    if let Some((cand, b)) = frame.placed.take() {
+        place(step, &cand, colour_of, counts, -1);
+        used[usize::from(cand.piece)] = false;
+        *breaks -= usize::from(b);
+    }
+}
+
+/// The full board the frames spell.
+fn board(plan: &Plan, frames: &[Frame]) -> Board {
+    let mut board = plan.clue_board.clone();
+    for (step, frame) in plan.steps.iter().zip(frames) {
+        if let Some((cand, _)) = frame.placed {
+            board.cells[step.cell] = Some(Placement {
+                piece: usize::from(cand.piece),
+                rotation: Rotation::new(cand.rotation).expect("a quarter turn"),
+            });
+        }
+    }
+    board
+}
