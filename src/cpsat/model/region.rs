@@ -55,7 +55,6 @@ pub fn region(instance: &Instance, board: &Board, region: &[usize]) -> RegionMod
     let cells: Vec<usize> = (0..grid.cells()).filter(|&c| freed[c]).collect();
     let pieces: Vec<usize> = cells.iter().map(|&c| board.cells[c].expect("a full board").piece).collect();
     let shows = |p: Placement, side: Side| -> Colour { instance.pieces[p.piece].side(p.rotation, side) };
-    let pinned_colour = |cell: usize, side: Side| shows(board.cells[cell].expect("a full board"), side);
     let mut b = Builder::named("edgematch-region");
     let mut placements = Vec::new();
     let mut by_cell: Vec<Vec<(i32, Placement)>> = vec![Vec::new(); grid.cells()];
@@ -83,6 +82,29 @@ pub fn region(instance: &Instance, board: &Board, region: &[usize]) -> RegionMod
         let vars = by_piece[piece].clone();
         b.linear(vars.clone(), vec![1; vars.len()], 1, 1);
     }
+    let (matched, fixed_score) = joins(instance, board, &freed, &by_cell, &mut b);
+    b.maximize_sum(matched);
+    let mut proto = b.finish();
+    // The board's own placement as the hint: CP-SAT starts from it.
+    let (vars, values) =
+        placements.iter().map(|&(var, cell, p)| (var, i64::from(board.cells[cell] == Some(p)))).unzip();
+    proto.solution_hint = Some(PartialVariableAssignment { vars, values });
+    RegionModel { proto, placements, fixed_score, board: board.clone() }
+}
+
+/// The "matched" Boolean of every inner join with a freed end, constrained to
+/// hold only when both sides show one colour, and the matched joins with no
+/// freed end (which the model does not see).
+fn joins(
+    instance: &Instance,
+    board: &Board,
+    freed: &[bool],
+    by_cell: &[Vec<(i32, Placement)>],
+    b: &mut Builder,
+) -> (Vec<i32>, usize) {
+    let grid = instance.grid;
+    let shows = |p: Placement, side: Side| -> Colour { instance.pieces[p.piece].side(p.rotation, side) };
+    let pinned_colour = |cell: usize, side: Side| shows(board.cells[cell].expect("a full board"), side);
     // The variables of `cell` showing `colour` on `side`.
     let showing = |cell: usize, side: Side, colour: Colour| -> Vec<i32> {
         by_cell[cell].iter().filter(|(_, p)| shows(*p, side) == colour).map(|v| v.0).collect()
@@ -138,11 +160,5 @@ pub fn region(instance: &Instance, board: &Board, region: &[usize]) -> RegionMod
             }
         }
     }
-    b.maximize_sum(matched);
-    let mut proto = b.finish();
-    // The board's own placement as the hint: CP-SAT starts from it.
-    let (vars, values) =
-        placements.iter().map(|&(var, cell, p)| (var, i64::from(board.cells[cell] == Some(p)))).unzip();
-    proto.solution_hint = Some(PartialVariableAssignment { vars, values });
-    RegionModel { proto, placements, fixed_score, board: board.clone() }
+    (matched, fixed_score)
 }
