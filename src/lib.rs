@@ -79,6 +79,7 @@ pub mod fault;
 pub mod flux;
 pub mod formats;
 pub mod generate;
+pub mod improve;
 pub mod input;
 pub mod interrupt;
 pub mod mip;

@@ -171,13 +171,8 @@ impl Solver {
         on_best: &(dyn Fn(&score::Best) + Sync),
     ) -> Result<Outcome, Error> {
         let mut outcome = match self {
-            Solver::Search(_) | Solver::Auto(_) => {
-                let limits = Limits { threads: SolverKind::Search.threads(limits.threads), ..*limits };
-                // The order with the smallest exact tree reaches deepest before breaks unlock.
-                let order = options.order.or_else(|| search::best_order(instance, &limits, stop));
-                let options = score::Options { order, ..options.clone() };
-                score::solve(instance, &options, &limits, stop, on_best).map_stats(Stats::Score)
-            }
+            Solver::Search(_) => score_search(instance, options, limits, stop, on_best),
+            Solver::Auto(_) => score_then_repair(instance, options, limits, stop, on_best)?,
             Solver::Mip(_) => self.solve(instance, limits, stop)?,
             Solver::Dfs(_) | Solver::Sat(_) | Solver::Cpsat(_) => {
                 return Err(Error::Options(format!(
@@ -188,6 +183,22 @@ impl Solver {
         };
         crate::fault::inject(self.kind().name(), outcome.board.as_mut());
         Ok(outcome)
+    }
+
+    /// One line saying what runs for the score objective, for the `solver:` line of `solve`.
+    pub fn describe_score(&self, limits: &Limits) -> String {
+        let threads = SolverKind::Search.threads(limits.threads);
+        match self {
+            Solver::Search(_) => {
+                format!("search for the score (break-budget walk, {threads} thread(s), seed {})", limits.seed)
+            }
+            Solver::Auto(_) if limits.time_limit.is_some() => format!(
+                "auto for the score (break-budget walk on {threads} thread(s) for {:.0}% of the time, then CP-SAT repairing regions)",
+                SEARCH_SHARE * 100.0
+            ),
+            Solver::Auto(_) => format!("auto for the score (break-budget walk on {threads} thread(s))"),
+            other => other.describe(limits),
+        }
     }
 
     /// One line saying what runs, for the `solver:` line of `solve`.
@@ -331,6 +342,58 @@ fn cpsat_after_search(
     outcome.seconds = start.elapsed().as_secs_f64();
     outcome.stats.hint_seconds = spent;
     Ok(outcome.map_stats(Stats::Cpsat))
+}
+
+/// The score search on the order whose exact tree the estimator finds smallest
+/// (it reaches deepest before breaks unlock), unless the options name one.
+fn score_search(
+    instance: &Instance,
+    options: &score::Options,
+    limits: &Limits,
+    stop: &Stop,
+    on_best: &(dyn Fn(&score::Best) + Sync),
+) -> Outcome {
+    let limits = Limits { threads: SolverKind::Search.threads(limits.threads), ..*limits };
+    let order = options.order.or_else(|| search::best_order(instance, &limits, stop));
+    let options = score::Options { order, ..options.clone() };
+    score::solve(instance, &options, &limits, stop, on_best).map_stats(Stats::Score)
+}
+
+/// Share of a score run's time limit the search gets before CP-SAT repairs its board.
+pub const SEARCH_SHARE: f64 = 0.7;
+
+/// `auto` for the score: the score search for [`SEARCH_SHARE`] of the time
+/// limit, then CP-SAT's exact repair of regions of its best board
+/// ([`improve`](crate::improve)) for the rest. Without a time limit, the search alone.
+fn score_then_repair(
+    instance: &Instance,
+    options: &score::Options,
+    limits: &Limits,
+    stop: &Stop,
+    on_best: &(dyn Fn(&score::Best) + Sync),
+) -> Result<Outcome, Error> {
+    let Some(total) = limits.time_limit else {
+        return Ok(score_search(instance, options, limits, stop, on_best));
+    };
+    let start = Instant::now();
+    let first = Limits { time_limit: Some(total * SEARCH_SHARE), ..*limits };
+    let mut outcome = score_search(instance, options, &first, stop, on_best);
+    let target = options.target.unwrap_or(instance.grid.max_score());
+    let reached = outcome.board.as_ref().is_some_and(|b| b.score(instance) >= target);
+    if let (Some(board), false, false) = (&outcome.board, reached, stop.is_raised()) {
+        let rest = Limits { time_limit: Some(total - start.elapsed().as_secs_f64()), ..*limits };
+        let mut report = |board: &Board, score: usize, seconds: f64| {
+            let seconds = total * SEARCH_SHARE + seconds;
+            on_best(&score::Best { board: board.clone(), score, seconds });
+        };
+        let (best, _) = crate::improve::improve(instance, board, &rest, options.target, stop, &mut report)?;
+        if best.score(instance) == instance.grid.max_score() {
+            outcome.status = Status::Solved;
+        }
+        outcome.board = Some(best);
+    }
+    outcome.seconds = start.elapsed().as_secs_f64();
+    Ok(outcome)
 }
 
 /// Boards with at most this many interior colours go to CDCL SAT.

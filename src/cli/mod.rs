@@ -9,6 +9,7 @@ mod decode;
 mod encode;
 mod flux;
 mod generate;
+mod improve;
 mod oracle;
 mod render;
 mod score;
@@ -38,6 +39,8 @@ enum Command {
     Solve(solve::SolveArgs),
     /// Check a board against an instance.
     Verify(verify::VerifyArgs),
+    /// Repair regions of a full board exactly with CP-SAT, keeping each better board.
+    Improve(improve::ImproveArgs),
     /// Convert an instance, or a board (with --instance), to another format.
     Convert(convert::ConvertArgs),
     /// Draw a board as SVG: side colours, mismatched joins in red, clues outlined.
@@ -68,6 +71,7 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
         Command::Generate(args) => generate::run(args),
         Command::Solve(args) => solve::run(args),
         Command::Verify(args) => verify::run(args),
+        Command::Improve(args) => improve::run(args),
         Command::Convert(args) => convert::run(args),
         Command::Render(args) => render::run(args),
         Command::Flux(args) => flux::run(args),

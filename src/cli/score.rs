@@ -96,12 +96,13 @@ pub(crate) fn solve(
         if solver::accept(instance, Status::Unknown, Some(&best.board)).is_err() {
             return;
         }
-        println!("best: {}/{max} after {:.3} s", best.score, best.seconds);
+        // Written before it is announced: a board printed is a board on disk.
         if let Some(path) = out
             && let Err(e) = write_atomic(path, board_json::to_string(&best.board).as_bytes())
         {
             eprintln!("edgematch: {e}");
         }
+        println!("best: {}/{max} after {:.3} s", best.score, best.seconds);
         if let Some(path) = &args.trace {
             let line = serde_json::json!({ "seconds": (best.seconds * 1000.0).round() / 1000.0, "score": best.score });
             let appended = std::fs::OpenOptions::new()

@@ -306,7 +306,11 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     }
     let stop = interrupt::install().map_err(anyhow::Error::msg)?;
     // This line is also the sign, for whoever waits on it, that Ctrl-C is handled from here on.
-    println!("solver: {}", solver.describe(&limits));
+    let described = match args.objective {
+        Objective::Full => solver.describe(&limits),
+        Objective::Score => solver.describe_score(&limits),
+    };
+    println!("solver: {described}");
     let outcome = match args.objective {
         Objective::Full => solver.solve(instance, &limits, &stop)?,
         Objective::Score => score::solve(&args.score, &solver, instance, &limits, &stop, args.out.as_deref())?,

@@ -1,0 +1,109 @@
+//! `solve --objective score` and `improve` through the binary: boards checked and written whole, bad flags named.
+
+mod common;
+
+use std::io::{BufRead as _, BufReader};
+use std::path::Path;
+use std::process::Stdio;
+
+use common::{bin, generate, run, scratch, text};
+
+fn model(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("models").join(name).to_str().unwrap().to_owned()
+}
+
+#[test]
+fn a_small_planted_board_reaches_the_full_score_and_its_trace_is_written() {
+    let dir = scratch("score-small");
+    let instance = generate(&dir, 7, 3, 8, 4);
+    let (out, trace) = (dir.join("best.json"), dir.join("trace.jsonl"));
+    let output = run(&[
+        "solve",
+        instance.to_str().unwrap(),
+        "--objective",
+        "score",
+        "--time-limit",
+        "60",
+        "--out",
+        out.to_str().unwrap(),
+        "--trace",
+        trace.to_str().unwrap(),
+    ]);
+    let all = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{all}");
+    assert!(all.contains("status: solved") && all.contains("best: 84/84"), "{all}");
+    assert!(all.contains("view: https://e2.bucas.name/"), "{all}");
+    let verify = run(&["verify", instance.to_str().unwrap(), out.to_str().unwrap()]);
+    assert_eq!(verify.status.code(), Some(0), "{}", text(&verify));
+    let lines = std::fs::read_to_string(&trace).unwrap();
+    let last: serde_json::Value = serde_json::from_str(lines.lines().last().unwrap()).unwrap();
+    assert_eq!(last["score"], 84);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_score_flags_are_refused_with_exit_2_naming_them() {
+    let instance = model("planted-10x10-f5i17-s1.json");
+    let cases: [(&[&str], &str); 5] = [
+        (&["--objective", "score", "--target", "181"], "--target 181 is above the 180"),
+        (&["--objective", "score", "--breaks", "60:4,70:2"], "decrease"),
+        (&["--objective", "score", "--breaks", "60:1,99:181"], "exceed"),
+        (&["--objective", "score", "--solver", "dfs"], "--solver dfs has no score mode"),
+        (&["--target", "170"], "--target is an option of --objective score"),
+    ];
+    for (flags, words) in cases {
+        let mut args = vec!["solve", instance.as_str(), "--time-limit", "5"];
+        args.extend(flags);
+        let output = run(&args);
+        let all = text(&output);
+        assert_eq!(output.status.code(), Some(2), "{flags:?}: {all}");
+        assert!(all.contains(words), "{flags:?}: {all} should say {words}");
+    }
+}
+
+/// `kill -9` during a score run leaves the `--out` file whole, and the checker
+/// scores it as the run printed it.
+#[test]
+fn kill_9_leaves_the_best_board_whole_and_verified() {
+    let dir = scratch("score-kill");
+    let out = dir.join("best.json");
+    let instance = model("planted-13x13-f5i17-s1.json");
+    let args = ["solve", &instance, "--objective", "score", "--time-limit", "300", "--out", out.to_str().unwrap()];
+    let mut child = bin().args(args).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    // Killed right after its third new best (so after at least two writes).
+    let (mut seen, mut bests, mut last) = (String::new(), 0, String::new());
+    while bests < 3 {
+        let mut line = String::new();
+        assert!(stdout.read_line(&mut line).unwrap() > 0, "the run ended first: {seen}");
+        if let Some(score) = line.strip_prefix("best: ") {
+            bests += 1;
+            last = score.split('/').next().unwrap().to_owned();
+        }
+        seen.push_str(&line);
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let verify = run(&["verify", &instance, out.to_str().unwrap()]);
+    let all = text(&verify);
+    assert!(all.contains("169 of 169 cells placed"), "{all}");
+    // Each board is written before it is printed: the file holds the last one printed, or a later one.
+    let score: usize = all.split("score ").nth(1).unwrap().split('/').next().unwrap().parse().unwrap();
+    assert!(score >= last.parse::<usize>().unwrap(), "{score} vs {last} printed");
+    let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(Result::ok).map(|e| e.file_name()).collect();
+    assert_eq!(leftovers.len(), 1, "no temporary file left beside it: {leftovers:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn improve_keeps_a_full_solution_and_refuses_a_target_above_the_joins() {
+    let instance = model("planted-10x10-f5i17-s1.json");
+    let solution = model("planted-10x10-f5i17-s1.solution.json");
+    let output = run(&["improve", &instance, &solution, "--time-limit", "10"]);
+    let all = text(&output);
+    assert_eq!(output.status.code(), Some(0), "{all}");
+    assert!(all.contains("score: 180 -> 180/180 (verified)"), "{all}");
+    let output = run(&["improve", &instance, &solution, "--target", "181"]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert!(text(&output).contains("--target 181"));
+}
