@@ -68,6 +68,25 @@ pub struct Planted {
     pub colours: ColourCounts,
 }
 
+/// A planted instance with one interior piece (not a clue) given, on its
+/// north side, a colour no other piece has: no full solution exists, and the
+/// best boards mismatch exactly one join (the planted solution does). For
+/// tests of proofs and of the score; `None` when the board has no interior
+/// piece outside the clues.
+pub fn forced_mismatch(spec: &PlantedSpec) -> Result<Option<Instance>, Error> {
+    let mut instance = planted(spec)?.instance;
+    let clue_pieces: Vec<usize> = instance.clues.iter().map(|c| c.placement.piece).collect();
+    let fresh = instance.max_colour().checked_add(1);
+    let inner = (0..instance.pieces.len()).find(|&q| !clue_pieces.contains(&q) && instance.pieces[q].grey_sides() == 0);
+    Ok(match (inner, fresh) {
+        (Some(q), Some(colour)) => {
+            instance.pieces[q].0[0] = colour;
+            Some(instance)
+        }
+        _ => None,
+    })
+}
+
 /// Builds a planted instance.
 pub fn planted(spec: &PlantedSpec) -> Result<Planted, Error> {
     let grid = spec.grid;

@@ -59,7 +59,9 @@
 //! - [`outcome`], the vocabulary every solver shares (limits, status, the
 //!   answer and its acceptance);
 //! - the solvers, each on its own: [`cpsat`], [`sat`], [`search`], [`dfs`],
-//!   [`mip`], and the [`portfolio`] that races any of them;
+//!   [`mip`], the [`score`] search (the best board where no solution is in
+//!   reach, reading the search's fill orders), the [`portfolio`] that races any
+//!   of them, and [`improve`], CP-SAT's exact repair of a board's regions;
 //! - [`solver`], the dispatcher that names them, states their thread rules,
 //!   chooses the portfolio's arms and composes them;
 //! - analysis and benches above: [`flux`], [`encodings`], [`oracle`],

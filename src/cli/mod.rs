@@ -36,7 +36,7 @@ enum Command {
     /// Generate a planted instance (and its solution beside it).
     Generate(generate::GenerateArgs),
     /// Solve an instance and verify the board.
-    Solve(solve::SolveArgs),
+    Solve(Box<solve::SolveArgs>),
     /// Check a board against an instance.
     Verify(verify::VerifyArgs),
     /// Repair regions of a full board exactly with CP-SAT, keeping each better board.
@@ -69,7 +69,7 @@ enum Command {
 pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Generate(args) => generate::run(args),
-        Command::Solve(args) => solve::run(args),
+        Command::Solve(args) => solve::run(*args),
         Command::Verify(args) => verify::run(args),
         Command::Improve(args) => improve::run(args),
         Command::Convert(args) => convert::run(args),

@@ -2,12 +2,16 @@
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 use clap::Args;
 use edgematch::formats::board_json;
+use edgematch::formats::checkpoint::{self, Checkpoint};
 use edgematch::output::write_atomic;
-use edgematch::puzzle::Instance;
+use edgematch::puzzle::{Board, Instance};
 use edgematch::score::{self, Schedule};
 use edgematch::solver::{self, Limits, Outcome, Solver, Status};
 use edgematch::stop::Stop;
@@ -38,6 +42,14 @@ pub(crate) struct ScoreArgs {
     /// Append one JSON line per new best board here: {"seconds", "score"}.
     #[arg(long, value_name = "FILE")]
     trace: Option<PathBuf>,
+    /// Keep the run's state (its best board and seconds) in this file, written
+    /// whole at each new best and every --checkpoint-every seconds; a run given
+    /// an existing checkpoint resumes from its best board.
+    #[arg(long, value_name = "FILE")]
+    checkpoint: Option<PathBuf>,
+    /// Seconds between two checkpoints (default 60).
+    #[arg(long, value_name = "S", requires = "checkpoint", value_parser = super::args::seconds)]
+    checkpoint_every: Option<f64>,
 }
 
 impl ScoreArgs {
@@ -50,6 +62,7 @@ impl ScoreArgs {
             ("--fill-order", self.fill_order.is_some()),
             ("--no-tileable", self.no_tileable),
             ("--trace", self.trace.is_some()),
+            ("--checkpoint", self.checkpoint.is_some()),
         ];
         flags.iter().filter_map(|&(name, given)| given.then_some(name)).collect()
     }
@@ -62,6 +75,7 @@ impl ScoreArgs {
             target: self.target,
             attempt_nodes: self.attempt_nodes.unwrap_or(score::DEFAULT_ATTEMPT_NODES),
             tileable: !self.no_tileable,
+            incumbent: None,
         };
         if let Err(why) = options.check(instance) {
             bail!("{why}");
@@ -71,8 +85,9 @@ impl ScoreArgs {
 }
 
 /// Runs `solver` for the best board: each new best is checked, printed with its
-/// time, written whole to `out` and appended to the trace, so an interrupted or
-/// killed run leaves its best verified board behind.
+/// time, written whole to `out`, appended to the trace and kept in the
+/// checkpoint, so an interrupted or killed run leaves its best verified board
+/// behind; a checkpoint given resumes from its board.
 pub(crate) fn solve(
     args: &ScoreArgs,
     solver: &Solver,
@@ -81,7 +96,7 @@ pub(crate) fn solve(
     stop: &Stop,
     out: Option<&Path>,
 ) -> Result<Outcome> {
-    let options = args.options(instance)?;
+    let mut options = args.options(instance)?;
     if let Some(trace) = &args.trace {
         // Created (or kept) up front, so a bad path fails before the run.
         std::fs::OpenOptions::new()
@@ -90,6 +105,32 @@ pub(crate) fn solve(
             .open(trace)
             .map_err(|source| edgematch::Error::Io { path: trace.clone(), source })?;
     }
+    let mut before = 0.0;
+    if let Some(path) = args.checkpoint.as_deref().filter(|p| p.exists()) {
+        let resumed = checkpoint::read(path, instance)?;
+        println!(
+            "resumed: {} scores {}/{} after {:.3} s",
+            path.display(),
+            resumed.board.score(instance),
+            instance.grid.max_score(),
+            resumed.seconds
+        );
+        before = resumed.seconds;
+        if let Some(path) = out {
+            write_atomic(path, board_json::to_string(&resumed.board).as_bytes())?;
+        }
+        options.incumbent = Some(resumed.board);
+    }
+    let kept: Mutex<Option<Board>> = Mutex::new(options.incumbent.clone());
+    let start = Instant::now();
+    let save = |board: &Board| {
+        if let Some(path) = &args.checkpoint {
+            let state = Checkpoint { seconds: before + start.elapsed().as_secs_f64(), board: board.clone() };
+            if let Err(e) = checkpoint::write(path, instance, &state) {
+                eprintln!("edgematch: {e}");
+            }
+        }
+    };
     let max = instance.grid.max_score();
     let on_best = |best: &score::Best| {
         // Only a board the checker accepts is shown or kept.
@@ -102,9 +143,12 @@ pub(crate) fn solve(
         {
             eprintln!("edgematch: {e}");
         }
-        println!("best: {}/{max} after {:.3} s", best.score, best.seconds);
+        save(&best.board);
+        *kept.lock().unwrap_or_else(|e| e.into_inner()) = Some(best.board.clone());
+        println!("best: {}/{max} after {:.3} s", best.score, before + best.seconds);
         if let Some(path) = &args.trace {
-            let line = serde_json::json!({ "seconds": (best.seconds * 1000.0).round() / 1000.0, "score": best.score });
+            let seconds = ((before + best.seconds) * 1000.0).round() / 1000.0;
+            let line = serde_json::json!({ "seconds": seconds, "score": best.score });
             let appended = std::fs::OpenOptions::new()
                 .append(true)
                 .open(path)
@@ -114,5 +158,28 @@ pub(crate) fn solve(
             }
         }
     };
-    Ok(solver.solve_score(instance, &options, limits, stop, &on_best)?)
+    let every = Duration::from_secs_f64(args.checkpoint_every.unwrap_or(60.0));
+    let finished = AtomicBool::new(false);
+    let outcome = std::thread::scope(|scope| {
+        // The periodic checkpoint: the best board so far, with the seconds run.
+        let _ = scope.spawn(|| {
+            let mut next = Instant::now() + every;
+            while !finished.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(50));
+                if Instant::now() >= next {
+                    next += every;
+                    if let Some(board) = kept.lock().unwrap_or_else(|e| e.into_inner()).clone() {
+                        save(&board);
+                    }
+                }
+            }
+        });
+        let outcome = solver.solve_score(instance, &options, limits, stop, &on_best);
+        finished.store(true, Ordering::Relaxed);
+        outcome
+    })?;
+    if let Some(board) = kept.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        save(&board);
+    }
+    Ok(outcome)
 }

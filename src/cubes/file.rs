@@ -25,7 +25,6 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
-use sha2::{Digest as _, Sha256};
 
 use crate::error::Error;
 use crate::formats::instance_json::{self, InstanceFile};
@@ -81,8 +80,7 @@ impl Cube {
 
 /// SHA-256 of an instance written as `edgematch-instance/1`.
 pub fn instance_sha256(instance: &InstanceFile) -> String {
-    let digest = Sha256::digest(instance_json::to_string(instance).as_bytes());
-    digest.iter().map(|b| format!("{b:02x}")).collect()
+    instance_json::sha256(instance)
 }
 
 /// The file of cube `index` (1-based) in `dir`: `cube-0001.json`, four digits.

@@ -152,6 +152,14 @@ pub fn parse(path: &Path, text: &str) -> Result<InstanceFile, Error> {
     Ok(InstanceFile { instance: Instance { grid, pieces, clues }, name: raw.name, colours: raw.colours })
 }
 
+/// SHA-256 of the instance as [`to_string`] writes it, as 64 lowercase hex
+/// digits (what `sha256sum` prints of `convert --to json`): the identity cube
+/// files and score checkpoints carry.
+pub fn sha256(file: &InstanceFile) -> String {
+    use sha2::{Digest as _, Sha256};
+    Sha256::digest(to_string(file).as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// Writes an instance as JSON, one piece per line; the same input always gives
 /// the same bytes.
 pub fn to_string(file: &InstanceFile) -> String {

@@ -5,6 +5,7 @@ pub mod board_json;
 pub mod board_text;
 pub mod brendan;
 pub mod bucas;
+pub mod checkpoint;
 pub mod clue_list;
 pub mod instance_json;
 pub mod load;

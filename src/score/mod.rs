@@ -42,6 +42,10 @@ pub struct Options {
     pub attempt_nodes: u64,
     /// Prune partial boards that the colour counts say cannot be completed within the budget.
     pub tileable: bool,
+    /// A full board to beat from the start (a checkpoint's): the run looks only
+    /// for better boards, and returns this one if it finds none. It must be a
+    /// full board of the instance with only mismatched joins.
+    pub incumbent: Option<Board>,
 }
 
 impl Default for Options {
@@ -52,6 +56,7 @@ impl Default for Options {
             target: None,
             attempt_nodes: DEFAULT_ATTEMPT_NODES,
             tileable: true,
+            incumbent: None,
         }
     }
 }
@@ -193,9 +198,14 @@ pub fn solve(
     let deadline =
         limits.time_limit.and_then(|t| Duration::try_from_secs_f64(t.max(0.0)).ok()).and_then(|d| start.checked_add(d));
     let target_breaks = joins - options.target.unwrap_or(joins).min(joins);
-    let best_breaks = AtomicUsize::new(usize::MAX);
-    let best: Mutex<Option<Best>> = Mutex::new(None);
-    let done = AtomicBool::new(false);
+    let incumbent = options.incumbent.as_ref().map(|board| Best {
+        board: board.clone(),
+        score: board.score(instance),
+        seconds: 0.0,
+    });
+    let best_breaks = AtomicUsize::new(incumbent.as_ref().map_or(usize::MAX, |b| joins - b.score));
+    let done = AtomicBool::new(incumbent.as_ref().is_some_and(|b| joins - b.score <= target_breaks));
+    let best: Mutex<Option<Best>> = Mutex::new(incumbent);
     let found = |board: Board, breaks: usize| {
         let mut slot = best.lock().unwrap_or_else(|e| e.into_inner());
         if slot.as_ref().is_some_and(|b| b.score >= joins - breaks) {

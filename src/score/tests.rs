@@ -4,7 +4,7 @@ use std::sync::Mutex;
 
 use super::*;
 use crate::check::check;
-use crate::generate::{PlantedSpec, planted};
+use crate::generate::{PlantedSpec, forced_mismatch, planted};
 
 fn limits(seconds: f64, threads: u32) -> Limits {
     Limits { time_limit: Some(seconds), threads, ..Limits::default() }
@@ -50,21 +50,17 @@ fn small_planted_boards_reach_the_full_score() {
 fn a_forced_mismatch_gives_the_best_possible_score_which_cpsat_confirms() {
     for (side, seed) in [(4, 1), (5, 2)] {
         let spec = PlantedSpec { clues: 1, ..PlantedSpec::square(side, 2, 3, seed) };
-        let mut p = planted(&spec).unwrap();
-        let clue_piece = p.instance.clues[0].placement.piece;
-        let inner =
-            (0..p.instance.pieces.len()).find(|&q| q != clue_piece && p.instance.pieces[q].grey_sides() == 0).unwrap();
-        p.instance.pieces[inner].0[0] = p.instance.max_colour() + 1;
+        let instance = forced_mismatch(&spec).unwrap().unwrap();
         let options = Options { schedule: Schedule::Ramp { unlock: 0.0, budget: Some(4) }, ..Options::default() };
-        let outcome = run(&p.instance, &options, &limits(30.0, 1));
+        let outcome = run(&instance, &options, &limits(30.0, 1));
         assert_eq!(outcome.status, Status::Unknown, "no full solution exists");
         let board = outcome.board.expect("a full board");
-        let score = check(&p.instance, &board).score;
-        let all: Vec<usize> = (0..p.instance.grid.cells()).collect();
-        let exact = crate::cpsat::repair(&p.instance, &board, &all, &limits(60.0, 1), &Stop::new()).unwrap();
+        let score = check(&instance, &board).score;
+        let all: Vec<usize> = (0..instance.grid.cells()).collect();
+        let exact = crate::cpsat::repair(&instance, &board, &all, &limits(60.0, 1), &Stop::new()).unwrap();
         assert!(exact.optimal, "CP-SAT proves its optimum on {side}x{side}");
         assert_eq!(score, exact.score, "{side}x{side}: the search's best is the optimum");
-        assert_eq!(score, p.instance.grid.max_score() - 1);
+        assert_eq!(score, instance.grid.max_score() - 1);
     }
 }
 

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use super::*;
 use crate::check::check;
-use crate::generate::{PlantedSpec, planted};
+use crate::generate::{PlantedSpec, forced_mismatch, planted};
 use crate::puzzle::{Clue, GREY, Placement, Rotation};
 
 fn fixed(order: Order) -> Options {
@@ -76,12 +76,7 @@ fn proves_an_edited_board_infeasible() {
     let go = Stop::new();
     for (side, seed) in [(4, 1), (5, 2)] {
         let spec = PlantedSpec { clues: 1, ..PlantedSpec::square(side, 2, 3, seed) };
-        let mut p = planted(&spec).unwrap();
-        let fresh = p.instance.max_colour() + 1;
-        let clue_piece = p.instance.clues[0].placement.piece;
-        let inner =
-            (0..p.instance.pieces.len()).find(|&q| q != clue_piece && p.instance.pieces[q].grey_sides() == 0).unwrap();
-        p.instance.pieces[inner].0[0] = fresh;
+        let instance = forced_mismatch(&spec).unwrap().unwrap();
         for threads in [1, 2] {
             for (choice, strips) in [
                 (OrderChoice::Auto, StripTest::Auto),
@@ -89,14 +84,14 @@ fn proves_an_edited_board_infeasible() {
                 (OrderChoice::Fixed(Order::RowScan), StripTest::Off),
             ] {
                 let options = Options { order: choice, strips, ..Options::default() };
-                let answer = solve(&p.instance, &options, &Limits { threads, ..limits() }, &go);
+                let answer = solve(&instance, &options, &Limits { threads, ..limits() }, &go);
                 assert_eq!(
                     answer.status,
                     Status::Infeasible,
                     "{side}x{side}, {choice}, strips {strips}, {threads} threads"
                 );
                 let board = answer.board.unwrap();
-                assert!(check(&p.instance, &board).violations.is_empty(), "partial boards are exact");
+                assert!(check(&instance, &board).violations.is_empty(), "partial boards are exact");
             }
         }
     }
@@ -227,11 +222,7 @@ fn estimate_is_exact_when_no_particle_is_dropped() {
     let go = AtomicBool::new(false);
     for (side, seed) in [(4, 1), (5, 2)] {
         let spec = PlantedSpec { clues: 1, ..PlantedSpec::square(side, 2, 3, seed) };
-        let mut p = planted(&spec).unwrap();
-        let clue_piece = p.instance.clues[0].placement.piece;
-        let inner =
-            (0..p.instance.pieces.len()).find(|&q| q != clue_piece && p.instance.pieces[q].grey_sides() == 0).unwrap();
-        p.instance.pieces[inner].0[0] = p.instance.max_colour() + 1;
+        let instance = forced_mismatch(&spec).unwrap().unwrap();
         // Every order (one also shuffled): the engine's fast walk and its
         // general path must place exactly the estimator's nodes.
         let orders = Order::all()
@@ -239,7 +230,7 @@ fn estimate_is_exact_when_no_particle_is_dropped() {
             .map(|o| (o, 0, true))
             .chain([(Order::RowScan, 5, true), (Order::RowScan, 0, false)]);
         for (order, shuffle, strips) in orders {
-            let plan = plan::Plan::new(&p.instance, order, shuffle);
+            let plan = plan::Plan::new(&instance, order, shuffle);
             let plan = if strips { plan } else { plan.without_chains() };
             let run = engine::run(&plan, &engine::Bounds::default(), &go, &go, None);
             assert_eq!(run.end, engine::End::Exhausted);
@@ -259,12 +250,8 @@ fn estimate_is_exact_when_no_particle_is_dropped() {
 fn split_runs_cover_the_tree_exactly_once() {
     let go = AtomicBool::new(false);
     let spec = PlantedSpec { clues: 1, ..PlantedSpec::square(5, 2, 3, 2) };
-    let mut p = planted(&spec).unwrap();
-    let clue_piece = p.instance.clues[0].placement.piece;
-    let inner =
-        (0..p.instance.pieces.len()).find(|&q| q != clue_piece && p.instance.pieces[q].grey_sides() == 0).unwrap();
-    p.instance.pieces[inner].0[0] = p.instance.max_colour() + 1;
-    let plan = plan::Plan::new(&p.instance, Order::RowScan, 0);
+    let instance = forced_mismatch(&spec).unwrap().unwrap();
+    let plan = plan::Plan::new(&instance, Order::RowScan, 0);
     let single = engine::run(&plan, &engine::Bounds::default(), &go, &go, None);
     assert_eq!(single.end, engine::End::Exhausted);
     // Exact node counts per depth (no particle is ever dropped).

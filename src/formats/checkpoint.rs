@@ -1,0 +1,123 @@
+//! The checkpoint of a score run: the instance it belongs to, the seconds run so far, and the best board.
+//!
+//! ```json
+//! {
+//!   "format": "edgematch-score-checkpoint/1",
+//!   "instance_sha256": "…",
+//!   "seconds": 123.4,
+//!   "score": 452,
+//!   "board": { "format": "edgematch-board/1", … }
+//! }
+//! ```
+//! `instance_sha256` is the SHA-256 of the instance as `convert --to json`
+//! writes it (its name left out), so a checkpoint of another instance is
+//! refused; the board is read against the instance and must be full and break
+//! no rule but mismatched joins; `score` is checked against it.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::instance_json::{self, InstanceFile};
+use super::{board_json, expect_format, field_error, parse_json, read_text};
+use crate::error::Error;
+use crate::output::write_atomic;
+use crate::puzzle::{Board, Instance};
+
+/// Format tag of a checkpoint.
+pub const FORMAT: &str = "edgematch-score-checkpoint/1";
+
+/// A score run's state: enough to resume it from its best board.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Checkpoint {
+    /// Seconds the run (and the runs it resumed) spent so far.
+    pub seconds: f64,
+    /// The best board so far.
+    pub board: Board,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Raw {
+    format: String,
+    instance_sha256: String,
+    seconds: f64,
+    score: usize,
+    board: serde_json::Value,
+}
+
+/// The identity of `instance` in a checkpoint (its name left out).
+pub fn instance_sha256(instance: &Instance) -> String {
+    instance_json::sha256(&InstanceFile { instance: instance.clone(), name: None, colours: None })
+}
+
+/// Writes the checkpoint of `instance` whole to `path`.
+///
+/// # Errors
+/// The file cannot be written.
+pub fn write(path: &Path, instance: &Instance, checkpoint: &Checkpoint) -> Result<(), Error> {
+    let board: serde_json::Value =
+        serde_json::from_str(&board_json::to_string(&checkpoint.board)).expect("board JSON is JSON");
+    let raw = Raw {
+        format: FORMAT.to_owned(),
+        instance_sha256: instance_sha256(instance),
+        seconds: (checkpoint.seconds * 1000.0).round() / 1000.0,
+        score: checkpoint.board.score(instance),
+        board,
+    };
+    write_atomic(path, (serde_json::to_string_pretty(&raw).expect("a checkpoint serializes") + "\n").as_bytes())
+}
+
+/// Reads the checkpoint at `path` for `instance`.
+///
+/// # Errors
+/// An unreadable or malformed file, a checkpoint of another instance, or a
+/// board that is not full, breaks a rule, or does not score what it says;
+/// each named with the file and the field.
+pub fn read(path: &Path, instance: &Instance) -> Result<Checkpoint, Error> {
+    let raw: Raw = parse_json(path, &read_text(path)?)?;
+    expect_format(path, &raw.format, FORMAT)?;
+    if raw.instance_sha256 != instance_sha256(instance) {
+        return Err(field_error(path, "instance_sha256", "a checkpoint of another instance"));
+    }
+    if !raw.seconds.is_finite() || raw.seconds < 0.0 {
+        return Err(field_error(path, "seconds", format!("{} is not a number of seconds", raw.seconds)));
+    }
+    let board =
+        board_json::parse(path, &raw.board.to_string()).map_err(|e| field_error(path, "board", e.to_string()))?;
+    let report = crate::check::check(instance, &board);
+    if report.placed != instance.grid.cells()
+        || report.violations.iter().any(|v| !matches!(v, crate::check::Violation::Mismatch { .. }))
+    {
+        return Err(field_error(path, "board", format!("not a full board of the instance: {}", report.summary(3))));
+    }
+    if report.score != raw.score {
+        return Err(field_error(path, "score", format!("{} but the board scores {}", raw.score, report.score)));
+    }
+    Ok(Checkpoint { seconds: raw.seconds, board })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{PlantedSpec, planted};
+
+    #[test]
+    fn a_checkpoint_reads_back_and_refuses_another_instance_or_an_edit() {
+        let dir = std::env::temp_dir().join(format!("edgematch-checkpoint-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("run.checkpoint.json");
+        let p = planted(&PlantedSpec::square(5, 2, 3, 1)).unwrap();
+        let checkpoint = Checkpoint { seconds: 12.5, board: p.solution.clone() };
+        write(&path, &p.instance, &checkpoint).unwrap();
+        assert_eq!(read(&path, &p.instance).unwrap(), checkpoint);
+        let other = planted(&PlantedSpec::square(5, 2, 3, 2)).unwrap();
+        assert!(read(&path, &other.instance).unwrap_err().to_string().contains("another instance"));
+        let text = std::fs::read_to_string(&path).unwrap().replace("\"score\": 40", "\"score\": 39");
+        std::fs::write(&path, text).unwrap();
+        assert!(read(&path, &p.instance).unwrap_err().to_string().contains("score"));
+        std::fs::write(&path, "{").unwrap();
+        assert!(read(&path, &p.instance).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
