@@ -5,7 +5,7 @@
 //! its score: every piece placed, the clues honoured, grey all round the rim,
 //! and as many inner joins matched as possible. This search fills the board in
 //! row order like the exact search but may break a few joins, late and at most
-//! one per piece ([`walk`]), under a schedule that is data ([`Schedule`]),
+//! one per piece (`walk.rs`), under a schedule that is data ([`Schedule`]),
 //! with a bound that keeps the endgame tileable, restarts with freshly shuffled
 //! candidate lists and a node cap per attempt, and one independent walk per
 //! thread. Every board it finds is passed to the caller as it is found; the
@@ -180,7 +180,7 @@ impl Run<'_> {
 /// With the automatic schedule the run first walks without breaks for a
 /// moment (a twentieth of the time limit, at most three seconds) to learn how
 /// deep the exact walk reaches on this instance, and unlocks breaks just above
-/// that depth ([`derived`]); a given schedule is used as it is.
+/// that depth (`derived`); a given schedule is used as it is.
 pub fn solve(
     instance: &Instance,
     options: &Options,
