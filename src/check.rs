@@ -111,6 +111,12 @@ pub struct Report {
 }
 
 impl Report {
+    /// True when every violation is a mismatched join: the pieces, the clues and
+    /// the rim are as the rules want (the board may still have empty cells).
+    pub fn only_joins_mismatch(&self) -> bool {
+        self.violations.iter().all(|v| matches!(v, Violation::Mismatch { .. }))
+    }
+
     /// True for a full board with no violation: a solution.
     pub fn is_solution(&self) -> bool {
         self.violations.is_empty() && self.placed == self.cells && self.score == self.max_score

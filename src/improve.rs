@@ -134,13 +134,13 @@ pub fn improve(
         )));
     }
     let report = check(instance, board);
-    if report.violations.iter().any(|v| !matches!(v, crate::check::Violation::Mismatch { .. })) {
+    if !report.only_joins_mismatch() {
         return Err(Error::Options(format!("the board breaks more than joins: {report}")));
     }
     let joins = instance.grid.max_score();
     let target = target.unwrap_or(joins).min(joins);
     let mut best = board.clone();
-    let mut score = check(instance, &best).score;
+    let mut score = report.score;
     let mut stats = Stats { from: score, to: score, ..Stats::default() };
     let mut rng = Rng::new(limits.seed);
     let mut side = MIN_SIDE + 1;
@@ -159,8 +159,7 @@ pub fn improve(
         stats.proved += u64::from(repair.optimal);
         if let Some(board) = repair.board.filter(|_| repair.score > score) {
             // Kept only once the checker agrees with CP-SAT's count.
-            accept(instance, Status::Unknown, Some(&board))?;
-            let checked = check(instance, &board).score;
+            let checked = accept(instance, Status::Unknown, Some(&board))?.score;
             if checked > score {
                 score = checked;
                 best = board;

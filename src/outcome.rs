@@ -8,7 +8,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::check::{Report, Violation, check};
+use crate::check::{Report, check};
 use crate::error::Error;
 use crate::puzzle::{Board, Instance};
 
@@ -105,7 +105,7 @@ pub fn accept(instance: &Instance, status: Status, board: Option<&Board>) -> Res
     };
     let report = check(instance, board);
     let claimed = status == Status::Solved;
-    let hard = report.violations.iter().any(|v| !matches!(v, Violation::Mismatch { .. }));
+    let hard = !report.only_joins_mismatch();
     if (claimed && !report.is_solution()) || hard {
         return Err(Error::Rejected(format!("the solver's board failed the checker: {report}")));
     }

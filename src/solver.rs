@@ -173,7 +173,7 @@ impl Solver {
         let mut outcome = match self {
             Solver::Search(_) => score_search(instance, options, limits, stop, on_best),
             Solver::Auto(_) => score_then_repair(instance, options, limits, stop, on_best)?,
-            Solver::Mip(_) => self.solve(instance, limits, stop)?,
+            Solver::Mip(_) => self.solve_unchecked(instance, limits, stop)?,
             Solver::Dfs(_) | Solver::Sat(_) | Solver::Cpsat(_) => {
                 return Err(Error::Options(format!(
                     "--objective score: --solver {} has no score mode; use auto, search or mip",

@@ -37,6 +37,11 @@ impl InstanceSourceArgs {
     }
 }
 
+/// The names of the flags marked given.
+pub(crate) fn given_flags(flags: &[(&'static str, bool)]) -> Vec<&'static str> {
+    flags.iter().filter_map(|&(name, given)| given.then_some(name)).collect()
+}
+
 /// The cores of this machine: the default number of CP-SAT workers.
 pub(crate) fn cores() -> u32 {
     std::thread::available_parallelism().map_or(1, |n| n.get() as u32)

@@ -55,7 +55,7 @@ pub(crate) struct ScoreArgs {
 impl ScoreArgs {
     /// The flags given, by name.
     pub(crate) fn given(&self) -> Vec<&'static str> {
-        let flags = [
+        super::args::given_flags(&[
             ("--target", self.target.is_some()),
             ("--breaks", self.breaks.is_some()),
             ("--attempt-nodes", self.attempt_nodes.is_some()),
@@ -63,8 +63,7 @@ impl ScoreArgs {
             ("--no-tileable", self.no_tileable),
             ("--trace", self.trace.is_some()),
             ("--checkpoint", self.checkpoint.is_some()),
-        ];
-        flags.iter().filter_map(|&(name, given)| given.then_some(name)).collect()
+        ])
     }
 
     /// The score search's options, checked against `instance`.

@@ -13,7 +13,7 @@ use edgematch::solver::{self, Limits, Objective, Solver, SolverKind, Status};
 use edgematch::{cpsat, dfs, interrupt, mip, portfolio, render, sat, search};
 use prost::Message as _;
 
-use super::args::{InstanceSourceArgs, SEED_RANGE, cores, seconds};
+use super::args::{InstanceSourceArgs, SEED_RANGE, cores, given_flags, seconds};
 use super::cubes;
 use super::score::{self, ScoreArgs};
 use super::show::{describe, log_to_stderr, unless_interrupted};
@@ -66,11 +66,6 @@ pub(crate) struct SolveArgs {
     sat: SatArgs,
     #[command(flatten)]
     score: ScoreArgs,
-}
-
-/// The names of the flags marked given.
-fn given_flags(flags: &[(&'static str, bool)]) -> Vec<&'static str> {
-    flags.iter().filter_map(|&(name, given)| given.then_some(name)).collect()
 }
 
 /// Flags that only the SAT backend takes.

@@ -205,14 +205,8 @@ pub fn repair(
 ) -> Result<Repair, Error> {
     let start = Instant::now();
     let model = model::region(instance, board, region);
-    let parameters = SatParameters {
-        max_time_in_seconds: limits.time_limit,
-        num_workers: Some(limits.threads.max(1) as i32),
-        random_seed: Some(limits.seed_i32()?),
-        catch_sigint_signal: Some(false),
-        ..Default::default()
-    };
-    let response = solve_proto(&model.proto, &parameters, stop)?;
+    let limits = Limits { threads: limits.threads.max(1), ..*limits };
+    let response = solve_proto(&model.proto, &parameters(&Options::default(), &limits)?, stop)?;
     let status = CpSolverStatus::try_from(response.status)
         .map_err(|_| Error::Response(format!("unknown status {}", response.status)))?;
     let found = matches!(status, CpSolverStatus::Feasible | CpSolverStatus::Optimal);

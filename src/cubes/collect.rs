@@ -3,10 +3,11 @@
 
 use std::path::Path;
 
-use super::file::{self, CubeSet, cube_path, instance_sha256};
+use super::file::{self, CubeSet, cube_path};
 use super::result::{self, CubeResult, result_path};
 use crate::check::{Report, check};
 use crate::error::Error;
+use crate::formats::instance_json;
 use crate::outcome::Status;
 use crate::puzzle::Board;
 
@@ -63,7 +64,7 @@ impl Collected {
 /// error naming the file.
 pub fn collect(dir: &Path) -> Result<Collected, Error> {
     let set = file::read_manifest(dir)?;
-    let sha = instance_sha256(&set.instance);
+    let sha = instance_json::sha256(&set.instance);
     let instance = &set.instance.instance;
     let mut results = Vec::with_capacity(set.cubes.len());
     for (i, fixed) in set.cubes.iter().enumerate() {

@@ -78,11 +78,6 @@ impl Cube {
     }
 }
 
-/// SHA-256 of an instance written as `edgematch-instance/1`.
-pub fn instance_sha256(instance: &InstanceFile) -> String {
-    instance_json::sha256(instance)
-}
-
 /// The file of cube `index` (1-based) in `dir`: `cube-0001.json`, four digits.
 pub fn cube_path(dir: &Path, index: usize) -> PathBuf {
     dir.join(format!("cube-{index:04}.json"))
@@ -112,7 +107,7 @@ struct CubeDocument<'a> {
 /// each file whole or not at all. Returns the cube files.
 pub fn write_dir(dir: &Path, set: &CubeSet) -> Result<Vec<PathBuf>, Error> {
     std::fs::create_dir_all(dir).map_err(|source| Error::Io { path: dir.to_owned(), source })?;
-    let sha = instance_sha256(&set.instance);
+    let sha = instance_json::sha256(&set.instance);
     let grid = set.instance.instance.grid;
     let embedded = embed(&instance_json::to_string(&set.instance));
     let base = |format| CubeDocument {
@@ -238,7 +233,7 @@ fn parse_raw(path: &Path, text: &str, format: &str) -> Result<(RawCube, Instance
     expect_format(path, &raw.format, format)?;
     let instance = instance_json::parse(path, &raw.instance.to_string())
         .map_err(|e| field_error(path, "instance", e.to_string()))?;
-    let sha = instance_sha256(&instance);
+    let sha = instance_json::sha256(&instance);
     if sha != raw.instance_sha256 {
         return Err(field_error(
             path,
