@@ -158,10 +158,11 @@ impl Solver {
     /// Looks for the best full board by matched joins within `limits`, calling
     /// `on_best` with each board that beats the earlier ones (its board still to
     /// be checked). The native search (`search`, and `auto`) walks with a break
-    /// budget ([`score`]); the MIP returns its incumbent.
+    /// budget ([`score`]); CP-SAT ([`cpsat::maximize`]) and the MIP maximize
+    /// the matched joins of the whole board and return their incumbent.
     ///
     /// # Errors
-    /// A solver with no score mode (`dfs`, `sat`, `cpsat`), or the solver's own error.
+    /// A solver with no score mode (`dfs`, `sat`), or the solver's own error.
     pub fn solve_score(
         &self,
         instance: &Instance,
@@ -173,10 +174,24 @@ impl Solver {
         let mut outcome = match self {
             Solver::Search(_) => score_search(instance, options, limits, stop, on_best),
             Solver::Auto(_) => score_then_repair(instance, options, limits, stop, on_best)?,
-            Solver::Mip(_) => self.solve_unchecked(instance, limits, stop)?,
-            Solver::Dfs(_) | Solver::Sat(_) | Solver::Cpsat(_) => {
+            Solver::Mip(_) | Solver::Cpsat(_) => {
+                let outcome = match self {
+                    Solver::Cpsat(_) => cpsat::maximize(instance, limits, stop)?.map_stats(Stats::Cpsat),
+                    _ => self.solve_unchecked(instance, limits, stop)?,
+                };
+                // One incumbent at the end: the only "new best" these solvers report.
+                if let Some(board) = outcome.board.as_ref().filter(|b| b.placed() == b.cells.len()) {
+                    on_best(&score::Best {
+                        board: board.clone(),
+                        score: board.score(instance),
+                        seconds: outcome.seconds,
+                    });
+                }
+                outcome
+            }
+            Solver::Dfs(_) | Solver::Sat(_) => {
                 return Err(Error::Options(format!(
-                    "--objective score: --solver {} has no score mode; use auto, search or mip",
+                    "--objective score: --solver {} has no score mode; use auto, search, cpsat or mip",
                     self.kind()
                 )));
             }
@@ -197,6 +212,11 @@ impl Solver {
                 SEARCH_SHARE * 100.0
             ),
             Solver::Auto(_) => format!("auto for the score (break-budget walk on {threads} thread(s))"),
+            Solver::Cpsat(_) => format!(
+                "cpsat for the score (every cell freed, maximizing matched joins; OR-Tools {}, {} workers)",
+                cpsat::ORTOOLS_VERSION,
+                limits.threads
+            ),
             other => other.describe(limits),
         }
     }
@@ -364,7 +384,8 @@ pub const SEARCH_SHARE: f64 = 0.7;
 
 /// `auto` for the score: the score search for [`SEARCH_SHARE`] of the time
 /// limit, then CP-SAT's exact repair of regions of its best board
-/// ([`improve`](crate::improve)) for the rest. Without a time limit, the search alone.
+/// ([`improve`](crate::improve)) for the rest; when the search has no full
+/// board by then, it keeps the rest of the time. Without a time limit, the search alone.
 fn score_then_repair(
     instance: &Instance,
     options: &score::Options,
@@ -378,6 +399,13 @@ fn score_then_repair(
     let start = Instant::now();
     let first = Limits { time_limit: Some(total * SEARCH_SHARE), ..*limits };
     let mut outcome = score_search(instance, options, &first, stop, on_best);
+    if outcome.board.is_none() && !stop.is_raised() {
+        // No board to repair yet: the search keeps the rest of the time.
+        let rest = Limits { time_limit: Some(total - start.elapsed().as_secs_f64()), ..*limits };
+        let offset = start.elapsed().as_secs_f64();
+        let shifted = |best: &score::Best| on_best(&score::Best { seconds: offset + best.seconds, ..best.clone() });
+        outcome = score_search(instance, options, &rest, stop, &shifted);
+    }
     let target = options.target.unwrap_or(instance.grid.max_score());
     let reached = outcome.board.as_ref().is_some_and(|b| b.score(instance) >= target);
     if let (Some(board), false, false) = (&outcome.board, reached, stop.is_raised()) {

@@ -9,6 +9,8 @@ pub mod records;
 pub mod reference;
 pub mod report;
 pub mod runs;
+pub mod score;
+pub mod score_report;
 pub mod search_speed;
 pub mod spine;
 pub mod variants;

@@ -6,8 +6,10 @@ use std::process::ExitCode;
 use anyhow::{Context as _, Result};
 use clap::{Args, Subcommand};
 use edgematch::bench::records::{BenchArm, ExternalRun, Run};
-use edgematch::bench::{self, Provenance, cliff, compare, external, reach, report, runs};
+use edgematch::bench::score::{ScoreArm, ScoreBoard, ScoreConfig, ScoreRun};
+use edgematch::bench::{self, Provenance, cliff, compare, external, reach, report, runs, score_report};
 use edgematch::cpsat::{self, model::Formulation};
+use edgematch::generate::PlantedSpec;
 use edgematch::interrupt;
 use edgematch::puzzle::MAX_SIDE;
 use edgematch::solver::{Limits, SolverKind};
@@ -38,6 +40,55 @@ pub(crate) enum BenchCommand {
     FluxPrune(FluxPruneArgs),
     /// Every arm (auto, single solvers, reference tools) on planted boards and published puzzles.
     Reach(ReachArgs),
+    /// The best verified score and the time to reach each score, per board, budget and score arm.
+    Score(ScoreArgs),
+}
+
+#[derive(Args)]
+pub(crate) struct ScoreArgs {
+    /// Arms to run on each board: search (the break-budget walk), search+repair
+    /// (the walk, then CP-SAT repairing regions), cpsat (CP-SAT maximizing the
+    /// matched joins of the whole board), mip (HiGHS), dfs (its deepest partial board).
+    #[arg(long, value_delimiter = ',', default_value = "search,search+repair,cpsat,mip,dfs")]
+    arms: Vec<ScoreArm>,
+    /// The official set's boards: official-centre (centre clue only),
+    /// official-five (all five clues); `none` for neither.
+    #[arg(long, value_delimiter = ',', default_value = "official-centre,official-five")]
+    official: Vec<String>,
+    /// Planted board sides, e.g. 13-16 (`none` for no planted boards).
+    #[arg(long, value_parser = numbers_or_none, default_value = "13-16")]
+    sizes: Numbers,
+    /// Planted frame+interior colour settings.
+    #[arg(long, value_delimiter = ',', default_value = "5+17")]
+    colours: Vec<cliff::Colours>,
+    /// Planted seeds.
+    #[arg(long, value_parser = numbers, default_value = "1-5")]
+    seeds: Numbers,
+    /// Budgets in seconds: every arm runs on every board at each.
+    #[arg(long, value_delimiter = ',', default_value = "600", value_parser = seconds)]
+    budgets: Vec<f64>,
+    /// The data folder (the official set).
+    #[arg(long, default_value = "data")]
+    data: PathBuf,
+    /// Folder of planted instance files; instances not there are generated in memory.
+    #[arg(long, default_value = "models")]
+    models_dir: PathBuf,
+    /// Runs file (JSON lines) to append to; its finished jobs are skipped.
+    /// `{shard}` in the path becomes the shard number K (one file per Slurm array task).
+    #[arg(long, default_value = "results/score/runs.jsonl")]
+    runs: PathBuf,
+    /// Run only share K of N of the jobs, as K/N (default: a Slurm array task's share, else 1/1).
+    #[arg(long, value_parser = shard)]
+    shard: Option<(usize, usize)>,
+    /// Run nothing: merge these runs files into the table and the chart.
+    #[arg(long, num_args = 1.., value_name = "RUNS")]
+    merge: Vec<PathBuf>,
+    /// The markdown table to write (`{shard}` becomes K, as in --runs).
+    #[arg(long, default_value = "results/score/table.md")]
+    out: PathBuf,
+    /// The time-to-score chart to write (`{shard}` becomes K).
+    #[arg(long, default_value = "results/score/time-to-score.svg")]
+    svg: PathBuf,
 }
 
 #[derive(Args)]
@@ -195,6 +246,9 @@ pub(crate) struct ReportArgs {
     /// The markdown table of --compare to write.
     #[arg(long, requires = "compare")]
     compare_out: Option<PathBuf>,
+    /// Runs files of `bench score`: the table gains the best score on the boards no arm solves.
+    #[arg(long, num_args = 1.., value_name = "RUNS")]
+    scores: Vec<PathBuf>,
 }
 
 #[derive(Args)]
@@ -307,6 +361,7 @@ pub(crate) fn run(command: BenchCommand) -> Result<ExitCode> {
         }
         BenchCommand::External(args) => external(args),
         BenchCommand::Reach(args) => reach(args),
+        BenchCommand::Score(args) => score(args),
         BenchCommand::FluxPrune(args) => {
             let record = bench::dfs_speed::flux_prune(&[8, 9, 10], &[1, 2, 3], args.fill, args.seconds, &stop()?)?;
             write_out(&args.out, &record.to_json())?;
@@ -370,7 +425,15 @@ fn report(args: ReportArgs) -> Result<ExitCode> {
     }
     let comparison = args.compare.map(|arm| compare::compare(&all, arm, &args.references)).transpose()?;
     let rungs = report::summarize(&all);
-    edgematch::output::write_atomic(&args.out, report::markdown(&rungs).as_bytes())?;
+    let mut table = report::markdown(&rungs);
+    if !args.scores.is_empty() {
+        let mut scores: Vec<ScoreRun> = Vec::new();
+        for path in &args.scores {
+            scores.append(&mut runs::read_runs::<ScoreRun>(path)?.0);
+        }
+        table.push_str(&score_report::unsolved_rungs(&all, &scores));
+    }
+    edgematch::output::write_atomic(&args.out, table.as_bytes())?;
     edgematch::output::write_atomic(&args.svg, report::svg(&rungs).as_bytes())?;
     eprintln!("wrote {} and {} ({} runs)", args.out.display(), args.svg.display(), all.len());
     if let (Some(comparison), Some(path)) = (comparison, &args.compare_out) {
@@ -426,5 +489,54 @@ fn reach(args: ReachArgs) -> Result<ExitCode> {
         shard,
     };
     let _ = reach::run(&config, &Provenance::current(), &stop()?)?;
+    Ok(unless_interrupted(ExitCode::SUCCESS))
+}
+
+fn score(args: ScoreArgs) -> Result<ExitCode> {
+    let mut files = args.merge.clone();
+    let (mut out, mut svg) = (args.out.clone(), args.svg.clone());
+    if files.is_empty() {
+        let shard = shard_or_slurm(args.shard)?;
+        let mut boards = Vec::new();
+        for name in args.official.iter().filter(|n| *n != "none") {
+            boards.push(match name.as_str() {
+                "official-centre" => ScoreBoard::CENTRE,
+                "official-five" => ScoreBoard::FIVE,
+                other => anyhow::bail!("--official: {other:?} is not official-centre, official-five or none"),
+            });
+        }
+        for colours in &args.colours {
+            for &size in &args.sizes.0 {
+                let size = usize::try_from(size)
+                    .ok()
+                    .filter(|s| (2..=MAX_SIDE).contains(s))
+                    .with_context(|| format!("--sizes: {size} is not in 2..={MAX_SIDE}"))?;
+                for &seed in &args.seeds.0 {
+                    boards.push(ScoreBoard::Planted(PlantedSpec::square(size, colours.frame, colours.interior, seed)));
+                }
+            }
+        }
+        let config = ScoreConfig {
+            arms: args.arms,
+            boards,
+            budgets: args.budgets,
+            data: args.data,
+            models_dir: args.models_dir,
+            cores: cores(),
+            runs: runs::shard_path(&args.runs, shard.0),
+            shard,
+        };
+        let _ = bench::score::run(&config, &Provenance::current(), &stop()?)?;
+        files.push(config.runs);
+        out = runs::shard_path(&args.out, shard.0);
+        svg = runs::shard_path(&args.svg, shard.0);
+    }
+    let mut all: Vec<ScoreRun> = Vec::new();
+    for path in &files {
+        all.append(&mut runs::read_runs::<ScoreRun>(path)?.0);
+    }
+    write_out(&out, &score_report::markdown(&all))?;
+    write_out(&svg, &score_report::svg(&all))?;
+    eprintln!("score: {} runs; wrote {} and {}", score_report::latest(&all).len(), out.display(), svg.display());
     Ok(unless_interrupted(ExitCode::SUCCESS))
 }

@@ -188,6 +188,8 @@ pub struct Repair {
     pub optimal: bool,
     /// Seconds CP-SAT ran.
     pub seconds: f64,
+    /// CP-SAT's counters and the model's size.
+    pub stats: Stats,
 }
 
 /// Re-solves `region` of the full `board` exactly: the region's pieces may
@@ -211,12 +213,46 @@ pub fn repair(
         .map_err(|_| Error::Response(format!("unknown status {}", response.status)))?;
     let found = matches!(status, CpSolverStatus::Feasible | CpSolverStatus::Optimal);
     let board = if found { model.decode(&response.solution) } else { None };
+    let stats = Stats {
+        wall_time: response.wall_time,
+        conflicts: response.num_conflicts,
+        branches: response.num_branches,
+        variables: model.proto.variables.len(),
+        constraints: model.proto.constraints.len(),
+        workers: limits.threads,
+        hint_cells: region.len(),
+        hint_seconds: 0.0,
+    };
     Ok(Repair {
         score: model.fixed_score + response.objective_value.round().max(0.0) as usize,
         board,
         optimal: status == CpSolverStatus::Optimal,
         seconds: start.elapsed().as_secs_f64(),
+        stats,
     })
+}
+
+/// CP-SAT maximizing the matched joins of the whole board: the region model
+/// ([`repair`]) with every cell freed, started from the greedy rim-legal board
+/// ([`Board::rim_filled`]). Solved only when the board it returns scores every
+/// join; otherwise its best full board within `limits`. The board is a claim: check it.
+///
+/// # Errors
+/// Pieces that do not fill the rim, parameters the bridge refuses, or a response it cannot read.
+pub fn maximize(instance: &Instance, limits: &Limits, stop: &Stop) -> Result<Outcome<Stats>, Error> {
+    let start = Board::rim_filled(instance)
+        .ok_or_else(|| Error::Options("cpsat: the pieces cannot fill the rim, so no full board exists".to_owned()))?;
+    let cells: Vec<usize> = (0..instance.grid.cells()).collect();
+    let found = repair(instance, &start, &cells, limits, stop)?;
+    let full = found.board.as_ref().is_some_and(|b| b.score(instance) == instance.grid.max_score());
+    let status = if full {
+        Status::Solved
+    } else if stop.is_raised() {
+        Status::Interrupted
+    } else {
+        Status::Unknown
+    };
+    Ok(Outcome { status, board: found.board, seconds: found.seconds, stats: found.stats })
 }
 
 /// Checks a model and parameters ([`validate`]), serializes them, solves on a

@@ -1,0 +1,315 @@
+//! `bench score`: per board and budget, the best verified score and the time each arm took to reach each score.
+//!
+//! The boards are those where no solver here completes a board: the official
+//! Eternity II set (its centre clue only, or all five clues) and planted
+//! 5+17 boards. The arms are what a user could run for the score: the
+//! break-budget walk alone, the walk then CP-SAT's exact repair of regions,
+//! CP-SAT maximizing the matched joins of the whole board, the HiGHS MIP, and
+//! the DFS's deepest (partial) board, which the field does not score but the
+//! seed measured. Every board an arm reports, on the way and at the end, is
+//! run through the checker before it counts. Jobs, shards and resuming work as
+//! in `bench cliff`.
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use serde::{Deserialize, Serialize};
+
+use super::records::{Provenance, round3};
+use super::runs::{append_run, pending};
+use crate::check::check;
+use crate::error::Error;
+use crate::formats::{instance_json, load, piece_list::Columns};
+use crate::generate::{PlantedSpec, planted};
+use crate::puzzle::{Board, Instance};
+use crate::score;
+use crate::solver::{self, Limits, Solver, SolverKind, Status};
+use crate::stop::Stop;
+
+/// An arm of the score bench.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ScoreArm {
+    /// The break-budget walk ([`score`]) on every core, for the whole budget.
+    Search,
+    /// `auto` for the score: the walk, then CP-SAT repairing regions of its board.
+    Repair,
+    /// CP-SAT maximizing the matched joins of the whole board.
+    Cpsat,
+    /// The HiGHS MIP (placement binaries, join variables), its incumbent.
+    Mip,
+    /// The DFS's deepest partial board.
+    Dfs,
+}
+
+impl ScoreArm {
+    /// Every arm, in the table's order.
+    pub const ALL: [ScoreArm; 5] = [ScoreArm::Search, ScoreArm::Repair, ScoreArm::Cpsat, ScoreArm::Mip, ScoreArm::Dfs];
+
+    /// The name in runs files, tables and charts.
+    pub fn name(self) -> &'static str {
+        match self {
+            ScoreArm::Search => "search",
+            ScoreArm::Repair => "search+repair",
+            ScoreArm::Cpsat => "cpsat",
+            ScoreArm::Mip => "mip",
+            ScoreArm::Dfs => "dfs",
+        }
+    }
+
+    fn kind(self) -> SolverKind {
+        match self {
+            ScoreArm::Search => SolverKind::Search,
+            ScoreArm::Repair => SolverKind::Auto,
+            ScoreArm::Cpsat => SolverKind::Cpsat,
+            ScoreArm::Mip => SolverKind::Mip,
+            ScoreArm::Dfs => SolverKind::Dfs,
+        }
+    }
+}
+
+impl std::fmt::Display for ScoreArm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::str::FromStr for ScoreArm {
+    type Err = String;
+    fn from_str(s: &str) -> Result<ScoreArm, String> {
+        ScoreArm::ALL.into_iter().find(|a| a.name() == s).ok_or_else(|| {
+            let names: Vec<&str> = ScoreArm::ALL.iter().map(|a| a.name()).collect();
+            format!("{s:?} is not a score arm ({})", names.join(", "))
+        })
+    }
+}
+
+impl Serialize for ScoreArm {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.name())
+    }
+}
+
+impl<'de> Deserialize<'de> for ScoreArm {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<ScoreArm, D::Error> {
+        String::deserialize(deserializer)?.parse().map_err(serde::de::Error::custom)
+    }
+}
+
+/// A board of the bench, by name: `official-centre` (the official set with
+/// its centre clue), `official-five` (all five clues), or a planted board's
+/// name such as `planted-13x13-f5i17-s1`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ScoreBoard {
+    /// The official set, with the clue file of `data/official/` named.
+    Official {
+        /// `official-centre` or `official-five`.
+        name: &'static str,
+        /// The clue list under `data/official/`.
+        clues: &'static str,
+    },
+    /// A planted board.
+    Planted(PlantedSpec),
+}
+
+impl ScoreBoard {
+    /// The official set with the centre clue only (as the 467 and 470 records).
+    pub const CENTRE: ScoreBoard = ScoreBoard::Official { name: "official-centre", clues: "clue-centre.txt" };
+    /// The official set with all five clues.
+    pub const FIVE: ScoreBoard = ScoreBoard::Official { name: "official-five", clues: "clues.txt" };
+
+    /// The board's name in runs files and tables.
+    pub fn name(&self) -> String {
+        match self {
+            ScoreBoard::Official { name, .. } => (*name).to_owned(),
+            ScoreBoard::Planted(spec) => spec.name(),
+        }
+    }
+
+    /// Reads the instance: the official set from `data`, a planted board
+    /// from `models` when it is there, else generated.
+    pub fn instance(&self, data: &std::path::Path, models: &std::path::Path) -> Result<Instance, Error> {
+        match self {
+            ScoreBoard::Official { clues, .. } => {
+                let official = data.join("official");
+                let options = load::InstanceOptions {
+                    columns: Some("bltr".parse::<Columns>().map_err(Error::Options)?),
+                    size: None,
+                    clues: Some(&official.join(clues)),
+                };
+                Ok(load::instance(&official.join("pieces.txt"), &options)?.instance)
+            }
+            ScoreBoard::Planted(spec) => {
+                let path = models.join(format!("{}.json", spec.name()));
+                if path.is_file() { Ok(instance_json::read(&path)?.instance) } else { Ok(planted(spec)?.instance) }
+            }
+        }
+    }
+}
+
+/// What `bench score` runs.
+#[derive(Clone, Debug)]
+pub struct ScoreConfig {
+    /// Arms to run on each board, in this order.
+    pub arms: Vec<ScoreArm>,
+    /// Boards, in this order.
+    pub boards: Vec<ScoreBoard>,
+    /// Budgets in seconds: every arm runs on every board at each.
+    pub budgets: Vec<f64>,
+    /// The data folder (the official set).
+    pub data: PathBuf,
+    /// Where planted instances are read from (generated in memory when absent).
+    pub models_dir: PathBuf,
+    /// Cores: the walk's threads and CP-SAT's workers.
+    pub cores: u32,
+    /// The runs file (JSON lines), appended to.
+    pub runs: PathBuf,
+    /// This shard and the shard count (1-based k of N).
+    pub shard: (usize, usize),
+}
+
+/// One run of `bench score`: a line of its runs file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ScoreRun {
+    /// The arm.
+    pub arm: ScoreArm,
+    /// The board's name.
+    pub board: String,
+    /// Time budget in seconds.
+    pub budget: f64,
+    /// Matched inner joins of a full solution.
+    pub max_score: usize,
+    /// Matched inner joins of the best board, as the checker counted them.
+    pub score: usize,
+    /// Cells the best board fills (all of them, except for the DFS's partial boards).
+    pub placed: usize,
+    /// Cells of the board.
+    pub cells: usize,
+    /// Seconds at which the best board was found.
+    pub best_seconds: f64,
+    /// Wall-clock seconds of the run.
+    pub seconds: f64,
+    /// Each verified new best full board: (seconds, score).
+    pub trace: Vec<(f64, usize)>,
+    /// Commit, machine, workers, load.
+    #[serde(flatten)]
+    pub provenance: Provenance,
+}
+
+impl ScoreRun {
+    /// What identifies the job: arm, board and budget.
+    pub fn key(&self) -> String {
+        format!("{}|{}|{}", self.arm, self.board, self.budget)
+    }
+
+    /// True when the best board fills every cell: a score the field counts.
+    pub fn full(&self) -> bool {
+        self.placed == self.cells
+    }
+
+    /// Seconds at which the run first held a full board scoring at least `score`.
+    pub fn time_to(&self, score: usize) -> Option<f64> {
+        self.trace.iter().find(|&&(_, s)| s >= score).map(|&(t, _)| t)
+    }
+}
+
+/// One run to make.
+#[derive(Clone, Debug)]
+struct Job {
+    arm: ScoreArm,
+    board: ScoreBoard,
+    budget: f64,
+}
+
+impl Job {
+    fn key(&self) -> String {
+        format!("{}|{}|{}", self.arm, self.board.name(), self.budget)
+    }
+}
+
+/// Every job, board by board and budget by budget, the arms of one board together.
+fn jobs(config: &ScoreConfig) -> Vec<Job> {
+    let mut jobs = Vec::new();
+    for board in &config.boards {
+        for &budget in &config.budgets {
+            for &arm in &config.arms {
+                jobs.push(Job { arm, board: board.clone(), budget });
+            }
+        }
+    }
+    jobs
+}
+
+/// The threads an arm runs: the walk and CP-SAT take every core, the MIP and the DFS one.
+fn threads(arm: ScoreArm, cores: u32) -> u32 {
+    match arm {
+        ScoreArm::Search | ScoreArm::Repair | ScoreArm::Cpsat => arm.kind().threads(cores),
+        ScoreArm::Mip | ScoreArm::Dfs => arm.kind().threads(1),
+    }
+}
+
+/// The best board an arm found, its verified trace, and the run's seconds.
+struct Found {
+    board: Option<Board>,
+    trace: Vec<(f64, usize)>,
+    seconds: f64,
+}
+
+/// Runs one arm. Each new best is checked before it joins the trace; a board
+/// that breaks a rule other than a mismatched join is the solver's bug, an error.
+fn run_arm(arm: ScoreArm, instance: &Instance, limits: &Limits, stop: &Stop) -> Result<Found, Error> {
+    let solver = Solver::new(arm.kind());
+    if arm == ScoreArm::Dfs {
+        let outcome = solver.solve(instance, limits, stop)?;
+        return Ok(Found { board: outcome.board, trace: Vec::new(), seconds: outcome.seconds });
+    }
+    let trace = Mutex::new(Vec::new());
+    let on_best = |best: &score::Best| {
+        let report = check(instance, &best.board);
+        if report.placed == instance.grid.cells() && report.only_joins_mismatch() {
+            trace.lock().unwrap_or_else(|e| e.into_inner()).push((round3(best.seconds), report.score));
+        }
+    };
+    let outcome = solver.solve_score(instance, &score::Options::default(), limits, stop, &on_best)?;
+    let mut trace = trace.into_inner().unwrap_or_else(|e| e.into_inner());
+    trace.sort_by(|a, b| a.0.total_cmp(&b.0));
+    Ok(Found { board: outcome.board, trace, seconds: outcome.seconds })
+}
+
+/// Runs the jobs of this shard that the runs file does not hold yet; returns
+/// how many ran. Stops when `stop` is raised, without recording the run in flight.
+pub fn run(config: &ScoreConfig, provenance: &Provenance, stop: &Stop) -> Result<usize, Error> {
+    let todo = pending(&config.runs, "score", jobs(config), config.shard, ScoreRun::key, Job::key)?;
+    for (i, job) in todo.iter().enumerate() {
+        if stop.is_raised() {
+            break;
+        }
+        let instance = job.board.instance(&config.data, &config.models_dir)?;
+        eprint!("score: [{}/{}] {} {} s {} ... ", i + 1, todo.len(), job.arm, job.budget, job.board.name());
+        let limits =
+            Limits { time_limit: Some(job.budget), node_limit: None, seed: 1, threads: threads(job.arm, config.cores) };
+        let found = run_arm(job.arm, &instance, &limits, stop)?;
+        if stop.is_raised() {
+            eprintln!("interrupted (not recorded)");
+            break;
+        }
+        let accepted = solver::accept(&instance, Status::Unknown, found.board.as_ref())?;
+        let placed = found.board.as_ref().map_or(0, Board::placed);
+        let best_seconds = found.trace.last().map_or(found.seconds, |p| p.0);
+        eprintln!("{}/{} ({placed} cells) in {:.1} s", accepted.score, instance.grid.max_score(), found.seconds);
+        let run = ScoreRun {
+            arm: job.arm,
+            board: job.board.name(),
+            budget: job.budget,
+            max_score: instance.grid.max_score(),
+            score: accepted.score,
+            placed,
+            cells: instance.grid.cells(),
+            best_seconds,
+            seconds: round3(found.seconds),
+            trace: found.trace,
+            provenance: provenance.with_workers(limits.threads),
+        };
+        append_run(&config.runs, &run)?;
+    }
+    Ok(todo.len())
+}
