@@ -181,3 +181,131 @@ fn a_killed_run_resumes_from_its_checkpoint() {
     assert!(text(&refused).contains("run.checkpoint.json") && text(&refused).contains("another instance"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The number after `prefix` on the first line that starts with it, e.g. `best: 84/84` -> 84.
+fn score_after(all: &str, prefix: &str) -> usize {
+    let line = all.lines().filter(|l| l.starts_with(prefix)).last().unwrap_or_else(|| panic!("no {prefix}: {all}"));
+    line[prefix.len()..].trim().split('/').next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn cpsat_maximizes_the_joins_of_the_whole_board_and_its_board_is_verified() {
+    let dir = scratch("score-cpsat");
+    let instance = generate(&dir, 5, 2, 3, 2);
+    let out = dir.join("best.json");
+    let output = run(&[
+        "solve",
+        instance.to_str().unwrap(),
+        "--objective",
+        "score",
+        "--solver",
+        "cpsat",
+        "--workers",
+        "2",
+        "--time-limit",
+        "30",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let all = text(&output);
+    assert!(all.contains("cpsat for the score"), "{all}");
+    let code = output.status.code();
+    assert!(code == Some(0) || code == Some(1), "{all}");
+    let verify = run(&["verify", instance.to_str().unwrap(), out.to_str().unwrap()]);
+    assert_eq!(score_after(&text(&verify), "score:"), score_after(&all, "best:"), "{all}");
+    // A planted 5x5 board: CP-SAT proves the optimum, every join.
+    assert_eq!(code, Some(0), "{all}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn collect_picks_the_best_checkpoint_of_a_score_array_and_verifies_it() {
+    let dir = scratch("score-array");
+    let instance = generate(&dir, 7, 3, 8, 4);
+    let tasks = dir.join("tasks");
+    std::fs::create_dir_all(&tasks).unwrap();
+    let mut scores = Vec::new();
+    for seed in ["1", "2"] {
+        let checkpoint = tasks.join(format!("task-{seed}.checkpoint.json"));
+        let output = run(&[
+            "solve",
+            instance.to_str().unwrap(),
+            "--objective",
+            "score",
+            "--solver",
+            "search",
+            "--threads",
+            "1",
+            "--seed",
+            seed,
+            "--time-limit",
+            "20",
+            "--checkpoint",
+            checkpoint.to_str().unwrap(),
+        ]);
+        scores.push(score_after(&text(&output), "best:"));
+    }
+    std::fs::write(tasks.join("task-3.checkpoint.json"), "{ cut short").unwrap();
+    let out = dir.join("best.json");
+    let output = run(&["collect", tasks.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    let all = text(&output);
+    let best = *scores.iter().max().unwrap();
+    assert_eq!(score_after(&all, "best:"), best, "{all}");
+    assert!(all.contains("task-3.checkpoint.json: "), "the unreadable task is listed: {all}");
+    assert_eq!(output.status.code(), Some(if best == 84 { 0 } else { 1 }), "{all}");
+    let verify = run(&["verify", instance.to_str().unwrap(), out.to_str().unwrap()]);
+    assert_eq!(score_after(&text(&verify), "score:"), best);
+    // A folder with no checkpoint is an error naming it.
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let output = run(&["collect", empty.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output).contains("no readable score checkpoint"), "{}", text(&output));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bench_score_verifies_every_run_resumes_and_writes_its_table_and_chart() {
+    let dir = scratch("bench-score");
+    let (runs, table, chart) = (dir.join("runs.jsonl"), dir.join("table.md"), dir.join("chart.svg"));
+    let args = [
+        "bench",
+        "score",
+        "--official",
+        "none",
+        "--sizes",
+        "5",
+        "--colours",
+        "2+3",
+        "--seeds",
+        "1",
+        "--arms",
+        "search,cpsat,dfs",
+        "--budgets",
+        "5",
+        "--models-dir",
+        dir.to_str().unwrap(),
+        "--runs",
+        runs.to_str().unwrap(),
+        "--out",
+        table.to_str().unwrap(),
+        "--svg",
+        chart.to_str().unwrap(),
+    ];
+    let output = run(&args);
+    assert!(output.status.success(), "{}", text(&output));
+    let lines = std::fs::read_to_string(&runs).unwrap();
+    assert_eq!(lines.lines().count(), 3);
+    for line in lines.lines() {
+        let run: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(run["max_score"], 40);
+        assert!(run["score"].as_u64().unwrap() <= 40);
+    }
+    let table = std::fs::read_to_string(&table).unwrap();
+    assert!(table.contains("| planted-5x5-f2i3-s1 | 5 | search | **40** / 40 |"), "{table}");
+    assert!(std::fs::read_to_string(&chart).unwrap().contains("planted-5x5-f2i3-s1, 5 s"));
+    // Run again: every job is done, nothing runs.
+    let again = run(&args);
+    assert!(text(&again).contains("3 already done, 0 to run"), "{}", text(&again));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

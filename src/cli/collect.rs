@@ -1,4 +1,4 @@
-//! `edgematch collect`: the verdict of a cube folder, every board verified against the original instance.
+//! `edgematch collect`: the verdict of a cube folder, or the best board of a score array, every board verified.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -6,13 +6,15 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::Args;
 use edgematch::cubes::collect::{self, Verdict};
-use edgematch::formats::board_json;
+use edgematch::formats::{board_json, bucas};
 use edgematch::output::write_atomic;
+use edgematch::score::array;
 
 #[derive(Args)]
 pub(crate) struct CollectArgs {
     /// A folder written by `split` (its `cubes.json`), with the result files
-    /// that `solve` writes beside each cube it runs.
+    /// that `solve` writes beside each cube it runs; or the folder of a score
+    /// array (`deploy/slurm/score.sbatch`), one `*.checkpoint.json` per task.
     dir: PathBuf,
     /// Write the verified board here (board JSON), when there is one.
     #[arg(long)]
@@ -20,8 +22,12 @@ pub(crate) struct CollectArgs {
 }
 
 /// Exit 0 with a verified board; 1 when refuted or still open; 3 when a
-/// result's board fails the checker.
+/// result's board fails the checker. A score array: exit 0 when its best
+/// board is a full solution, 1 otherwise.
 pub(crate) fn run(args: CollectArgs) -> Result<ExitCode> {
+    if !args.dir.join("cubes.json").exists() && args.dir.is_dir() {
+        return score_array(&args);
+    }
     let collected = collect::collect(&args.dir)?;
     let set = &collected.set;
     println!("cubes: {} of {} ({}), order {}", set.cubes.len(), set.source, set.instance.instance.grid, set.order);
@@ -70,4 +76,36 @@ pub(crate) fn run(args: CollectArgs) -> Result<ExitCode> {
             Ok(ExitCode::from(3))
         }
     }
+}
+
+/// The best board over a score array's tasks, re-verified.
+fn score_array(args: &CollectArgs) -> Result<ExitCode> {
+    let collected = array::collect(&args.dir)?;
+    let instance = &collected.instance;
+    let max = instance.grid.max_score();
+    println!("score array: {} ({}, {} task checkpoints)", args.dir.display(), instance.grid, collected.tasks.len());
+    println!("task  score  seconds  file");
+    for (i, task) in collected.tasks.iter().enumerate() {
+        let name = task.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        match &task.state {
+            Ok(state) => {
+                println!("{:>4}  {:>5}  {:>7.1}  {name}", i + 1, state.board.score(instance), state.seconds)
+            }
+            Err(why) => println!("{:>4}  {:>5}  {:>7}  {name}: {why}", i + 1, "-", "-"),
+        }
+    }
+    let Some((task, board, report)) = &collected.best else {
+        println!("status: no verified board");
+        return Ok(ExitCode::from(1));
+    };
+    println!("best: {}/{max} (task {})", report.score, task + 1);
+    print!("checker: {}", report.summary(5));
+    if let Some(path) = &args.out {
+        write_atomic(path, board_json::to_string(board).as_bytes())?;
+        println!("wrote {}", path.display());
+    }
+    if bucas::can_write(instance) {
+        println!("view: {}", bucas::to_link(board, instance, "best"));
+    }
+    Ok(if report.is_solution() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

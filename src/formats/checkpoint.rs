@@ -2,17 +2,21 @@
 //!
 //! ```json
 //! {
-//!   "format": "edgematch-score-checkpoint/1",
+//!   "format": "edgematch-score-checkpoint/2",
 //!   "instance_sha256": "…",
 //!   "seconds": 123.4,
 //!   "score": 452,
-//!   "board": { "format": "edgematch-board/1", … }
+//!   "board": { "format": "edgematch-board/1", … },
+//!   "instance": { "format": "edgematch-instance/1", … }
 //! }
 //! ```
 //! `instance_sha256` is the SHA-256 of the instance as `convert --to json`
 //! writes it (its name left out), so a checkpoint of another instance is
-//! refused; the board is read against the instance and must be full and break
-//! no rule but mismatched joins; `score` is checked against it.
+//! refused; the instance itself is embedded, so a checkpoint can be judged
+//! alone (`collect` picks the best over a Slurm array's tasks); the board is
+//! read against the instance and must be full and break no rule but
+//! mismatched joins; `score` is checked against it. Version 2 added
+//! `instance`; version 1 files are refused.
 
 use std::path::Path;
 
@@ -25,7 +29,7 @@ use crate::output::write_atomic;
 use crate::puzzle::{Board, Instance};
 
 /// Format tag of a checkpoint.
-pub const FORMAT: &str = "edgematch-score-checkpoint/1";
+pub const FORMAT: &str = "edgematch-score-checkpoint/2";
 
 /// A score run's state: enough to resume it from its best board.
 #[derive(Clone, Debug, PartialEq)]
@@ -44,11 +48,17 @@ struct Raw {
     seconds: f64,
     score: usize,
     board: serde_json::Value,
+    instance: serde_json::Value,
+}
+
+/// The instance as a checkpoint embeds it (its name left out).
+fn instance_file(instance: &Instance) -> InstanceFile {
+    InstanceFile { instance: instance.clone(), name: None, colours: None }
 }
 
 /// The identity of `instance` in a checkpoint (its name left out).
 pub fn instance_sha256(instance: &Instance) -> String {
-    instance_json::sha256(&InstanceFile { instance: instance.clone(), name: None, colours: None })
+    instance_json::sha256(&instance_file(instance))
 }
 
 /// Writes the checkpoint of `instance` whole to `path`.
@@ -64,6 +74,8 @@ pub fn write(path: &Path, instance: &Instance, checkpoint: &Checkpoint) -> Resul
         seconds: (checkpoint.seconds * 1000.0).round() / 1000.0,
         score: checkpoint.board.score(instance),
         board,
+        instance: serde_json::from_str(&instance_json::to_string(&instance_file(instance)))
+            .expect("instance JSON is JSON"),
     };
     write_atomic(path, (serde_json::to_string_pretty(&raw).expect("a checkpoint serializes") + "\n").as_bytes())
 }
@@ -75,24 +87,39 @@ pub fn write(path: &Path, instance: &Instance, checkpoint: &Checkpoint) -> Resul
 /// board that is not full, breaks a rule, or does not score what it says;
 /// each named with the file and the field.
 pub fn read(path: &Path, instance: &Instance) -> Result<Checkpoint, Error> {
+    let (own, checkpoint) = read_alone(path)?;
+    if instance_sha256(&own) != instance_sha256(instance) {
+        return Err(field_error(path, "instance_sha256", "a checkpoint of another instance"));
+    }
+    Ok(checkpoint)
+}
+
+/// Reads the checkpoint at `path` with the instance it embeds.
+///
+/// # Errors
+/// As [`read`], and an embedded instance that is malformed or does not match `instance_sha256`.
+pub fn read_alone(path: &Path) -> Result<(Instance, Checkpoint), Error> {
     let raw: Raw = parse_json(path, &read_text(path)?)?;
     expect_format(path, &raw.format, FORMAT)?;
-    if raw.instance_sha256 != instance_sha256(instance) {
-        return Err(field_error(path, "instance_sha256", "a checkpoint of another instance"));
+    let instance = instance_json::parse(path, &raw.instance.to_string())
+        .map_err(|e| field_error(path, "instance", e.to_string()))?
+        .instance;
+    if raw.instance_sha256 != instance_sha256(&instance) {
+        return Err(field_error(path, "instance_sha256", "not the SHA-256 of the embedded instance"));
     }
     if !raw.seconds.is_finite() || raw.seconds < 0.0 {
         return Err(field_error(path, "seconds", format!("{} is not a number of seconds", raw.seconds)));
     }
     let board =
         board_json::parse(path, &raw.board.to_string()).map_err(|e| field_error(path, "board", e.to_string()))?;
-    let report = crate::check::check(instance, &board);
+    let report = crate::check::check(&instance, &board);
     if report.placed != instance.grid.cells() || !report.only_joins_mismatch() {
         return Err(field_error(path, "board", format!("not a full board of the instance: {}", report.summary(3))));
     }
     if report.score != raw.score {
         return Err(field_error(path, "score", format!("{} but the board scores {}", raw.score, report.score)));
     }
-    Ok(Checkpoint { seconds: raw.seconds, board })
+    Ok((instance, Checkpoint { seconds: raw.seconds, board }))
 }
 
 #[cfg(test)]

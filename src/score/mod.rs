@@ -11,6 +11,7 @@
 //! thread. Every board it finds is passed to the caller as it is found; the
 //! best one is returned. Its exit is a full solution, or the limit.
 
+pub mod array;
 pub mod schedule;
 mod walk;
 
