@@ -182,9 +182,9 @@ fn a_killed_run_resumes_from_its_checkpoint() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// The number after `prefix` on the first line that starts with it, e.g. `best: 84/84` -> 84.
+/// The number after `prefix` on the last line that starts with it, e.g. `best: 84/84` -> 84.
 fn score_after(all: &str, prefix: &str) -> usize {
-    let line = all.lines().filter(|l| l.starts_with(prefix)).last().unwrap_or_else(|| panic!("no {prefix}: {all}"));
+    let line = all.lines().rfind(|l| l.starts_with(prefix)).unwrap_or_else(|| panic!("no {prefix}: {all}"));
     line[prefix.len()..].trim().split('/').next().unwrap().parse().unwrap()
 }
 
