@@ -69,8 +69,10 @@ const NO_SIDE: u8 = 4;
 struct Known {
     /// The side of this cell (0..4, N E S W).
     side: u8,
+    /// The bit offset, in the neighbour's packed colours, of its side facing this cell.
+    facing: u8,
     /// The neighbour filled before (or a clue).
-    src: usize,
+    src: u16,
     /// A frame join: never broken.
     fixed: bool,
 }
@@ -78,7 +80,7 @@ struct Known {
 /// One free cell in fill order, with where its known colours come from.
 #[derive(Clone, Copy, Debug)]
 struct Step {
-    cell: usize,
+    cell: u16,
     /// Index of this step's tables.
     tables: usize,
     /// Known sides: A and B key the tables, C and D are compared; `count` of them are set.
@@ -108,12 +110,6 @@ pub(crate) struct Plan {
 
 fn pack(shown: [Colour; 4]) -> u32 {
     u32::from_le_bytes(shown)
-}
-
-/// The colour `packed` shows on side `side` (0..4).
-#[inline(always)]
-fn byte(packed: u32, side: usize) -> u8 {
-    (packed >> (8 * side)) as u8
 }
 
 impl Plan {
@@ -150,13 +146,18 @@ impl Plan {
         let mut keys: Vec<(usize, u8, u8)> = Vec::new();
         let mut steps = Vec::with_capacity(free.len());
         for (i, &cell) in free.iter().enumerate() {
-            let mut known = [Known { side: NO_SIDE, src: grid.cells(), fixed: false }; 4];
+            let mut known = [Known { side: NO_SIDE, facing: 0, src: grid.cells() as u16, fixed: false }; 4];
             let mut count = 0;
             let mut open = 0u8;
             for side in Side::ALL {
                 let Some(other) = grid.neighbour(cell, side) else { continue };
                 if clue_at[other].is_some() || rank[other] < i {
-                    known[count] = Known { side: side.index() as u8, src: other, fixed: frame(cell, other) };
+                    known[count] = Known {
+                        side: side.index() as u8,
+                        facing: 8 * side.opposite().index() as u8,
+                        src: other as u16,
+                        fixed: frame(cell, other),
+                    };
                     count += 1;
                 } else {
                     open |= 1 << side.index();
@@ -167,7 +168,7 @@ impl Plan {
                 keys.push(key);
                 keys.len() - 1
             });
-            steps.push(Step { cell, tables, known, count: count as u8, open });
+            steps.push(Step { cell: cell as u16, tables, known, count: count as u8, open });
         }
         let tables = keys
             .iter()
@@ -293,40 +294,47 @@ pub(crate) enum End {
     Stopped,
 }
 
-/// The colour counts of the tileability bound.
+/// The colour counts of the tileability bound, kept as one number per colour:
+/// the open sides of the placed region showing it minus the sides of the
+/// pieces left that show it. A colour whose count is positive has open sides
+/// no remaining piece can match; an odd count leaves one side unpaired.
+///
+/// Placing a piece moves these counts only where it changes them: each side
+/// facing an empty cell adds two to its colour (an open side more, a piece
+/// side less), a matched join changes nothing (the neighbour's open side
+/// closes as the piece's side leaves the pool), and only a broken join moves
+/// two colours by one. Indexed by the colour byte, so no bounds are checked.
 struct Counts {
-    open: Vec<i32>,
-    left: Vec<i32>,
-    /// Σ over colours of max(0, open − left).
+    excess: [i32; 256],
+    /// Σ over colours of max(0, excess).
     deficit: i32,
-    /// Colours whose left − open is odd.
+    /// Colours whose excess is odd.
     odd: i32,
 }
 
 impl Counts {
     fn new(plan: &Plan) -> Counts {
-        let mut c = Counts { open: plan.initial_open.clone(), left: plan.initial_left.clone(), deficit: 0, odd: 0 };
+        let mut c = Counts { excess: [0; 256], deficit: 0, odd: 0 };
         for colour in 1..plan.colours {
-            c.deficit += (c.open[colour] - c.left[colour]).max(0);
-            c.odd += (c.left[colour] - c.open[colour]) & 1;
+            let e = plan.initial_open[colour] - plan.initial_left[colour];
+            c.excess[colour] = e;
+            c.deficit += e.max(0);
+            c.odd += e & 1;
         }
         c
     }
 
+    /// Adds `delta` to colour `colour`'s excess (grey is not counted).
     #[inline(always)]
-    fn adjust(&mut self, colour: u8, d_open: i32, d_left: i32) {
-        let c = usize::from(colour);
-        if c == 0 {
+    fn shift(&mut self, colour: u8, delta: i32) {
+        if colour == GREY {
             return;
         }
-        let (o, l) = (self.open[c], self.left[c]);
-        self.deficit -= (o - l).max(0);
-        self.odd -= (l - o) & 1;
-        let (o, l) = (o + d_open, l + d_left);
-        self.open[c] = o;
-        self.left[c] = l;
-        self.deficit += (o - l).max(0);
-        self.odd += (l - o) & 1;
+        let slot = &mut self.excess[usize::from(colour)];
+        let (before, after) = (*slot, *slot + delta);
+        *slot = after;
+        self.deficit += after.max(0) - before.max(0);
+        self.odd += (after & 1) - (before & 1);
     }
 
     /// Breaks any completion must still make.
@@ -350,8 +358,8 @@ pub(crate) fn attempt(
     let free = plan.free();
     let mut budget = budget.min(shared.best.load(Ordering::Relaxed).saturating_sub(1));
     let mut allowed = schedule(budget);
-    let mut colour_of = plan.initial.clone();
-    let mut used = plan.clue_pieces.clone();
+    let mut colour_of = Shown::new(&plan.initial);
+    let mut used = Used::new(&plan.clue_pieces);
     let mut frames = vec![Frame::default(); free + 1];
     let mut counts = Counts::new(plan);
     let mut breaks = 0usize;
@@ -364,21 +372,21 @@ pub(crate) fn attempt(
     let mut depth = 0usize;
     open(plan, &colour_of, &mut frames[0], 0);
     loop {
-        let step = plan.steps[depth];
+        let step = &plan.steps[depth];
         let limit = usize::from(allowed[depth + 1]);
         let mut chosen = None;
-        while let Some((cand, b)) = next(plan, &step, &mut frames[depth], &used, breaks, limit) {
-            place(&step, &cand, &mut colour_of, &mut counts, 1);
+        while let Some((cand, b)) = next(plan, step, &mut frames[depth], &used, breaks, limit) {
+            place(step, &cand, &mut colour_of, &mut counts, 1);
             if !shared.bound || breaks + usize::from(b) + counts.bound() <= budget {
                 chosen = Some((cand, b));
                 break;
             }
-            place(&step, &cand, &mut colour_of, &mut counts, -1);
+            place(step, &cand, &mut colour_of, &mut counts, -1);
         }
         match chosen {
             Some((cand, b)) => {
                 nodes += 1;
-                used[usize::from(cand.piece)] = true;
+                used.0[usize::from(cand.piece)] = true;
                 breaks += usize::from(b);
                 frames[depth].placed = Some((cand, b));
                 depth += 1;
@@ -441,12 +449,12 @@ pub(crate) fn attempt(
 
 /// Opens the frame of `depth`: reads the known colours of its cell.
 #[inline(always)]
-fn open(plan: &Plan, colour_of: &[u32], frame: &mut Frame, depth: usize) {
+fn open(plan: &Plan, colour_of: &Shown, frame: &mut Frame, depth: usize) {
     let step = &plan.steps[depth];
     let mut want = [0u8; 4];
     for (k, known) in step.known.iter().enumerate().take(usize::from(step.count)) {
         // The neighbour's side facing this cell.
-        want[k] = byte(colour_of[known.src], (usize::from(known.side) + 2) % 4);
+        want[k] = colour_of.facing(known);
     }
     let width = plan.colours + 1;
     let key_of = |k: usize| if k < usize::from(step.count) { usize::from(want[k]) } else { plan.colours };
@@ -465,7 +473,7 @@ fn open(plan: &Plan, colour_of: &[u32], frame: &mut Frame, depth: usize) {
 /// B broken by phase, and mismatched further sides C and D) are at most one,
 /// on no frame join, within `limit` in all with `breaks`.
 #[inline(always)]
-fn next(plan: &Plan, step: &Step, frame: &mut Frame, used: &[bool], breaks: usize, limit: usize) -> Option<(Cand, u8)> {
+fn next(plan: &Plan, step: &Step, frame: &mut Frame, used: &Used, breaks: usize, limit: usize) -> Option<(Cand, u8)> {
     let tables = &plan.tables[step.tables];
     let count = usize::from(step.count);
     let width = plan.colours + 1;
@@ -492,55 +500,102 @@ fn next(plan: &Plan, step: &Step, frame: &mut Frame, used: &[bool], breaks: usiz
             frame.end = start[key + 1];
             continue;
         }
-        let cand = match frame.phase {
-            Phase::Exact => tables.exact[frame.pos as usize],
-            Phase::BreakB => tables.by_a[frame.pos as usize],
-            _ => tables.by_b[frame.pos as usize],
+        // The scan of one list, its position in a register until it returns.
+        let list: &[Cand] = match frame.phase {
+            Phase::Exact => &tables.exact,
+            Phase::BreakB => &tables.by_a,
+            _ => &tables.by_b,
         };
-        frame.pos += 1;
-        if used[usize::from(cand.piece)] {
-            continue;
-        }
-        let shows = |k: usize| cand.shown[usize::from(step.known[k].side)];
-        let mut b = match frame.phase {
-            Phase::Exact => 0u8,
-            Phase::BreakB if shows(1) != frame.want[1] => 1,
-            Phase::BreakA if shows(0) != frame.want[0] => 1,
-            _ => continue, // it matches both: tried in the exact phase
+        // The known side this phase breaks (A or B), if any: the same for the whole list.
+        let broken = match frame.phase {
+            Phase::Exact => None,
+            Phase::BreakB => Some(1),
+            _ => Some(0),
         };
-        let mut fits = true;
-        for k in 2..count {
-            if shows(k) != frame.want[k] {
-                if step.known[k].fixed {
-                    fits = false;
+        let (mut pos, end) = (frame.pos as usize, (frame.end as usize).min(list.len()));
+        while pos < end {
+            let cand = list[pos];
+            pos += 1;
+            if used.0[usize::from(cand.piece)] {
+                continue;
+            }
+            let shows = |k: usize| cand.shown[usize::from(step.known[k].side)];
+            let mut b = 0u8;
+            if let Some(k) = broken {
+                if shows(k) == frame.want[k] {
+                    continue; // it matches both: tried in the exact phase
                 }
-                b += 1;
+                b = 1;
+            }
+            let mut fits = true;
+            for k in 2..count {
+                if shows(k) != frame.want[k] {
+                    if step.known[k].fixed {
+                        fits = false;
+                    }
+                    b += 1;
+                }
+            }
+            if fits && b <= 1 && breaks + usize::from(b) <= limit {
+                frame.pos = pos as u32;
+                return Some((cand, b));
             }
         }
-        if fits && b <= 1 && breaks + usize::from(b) <= limit {
-            return Some((cand, b));
-        }
+        frame.pos = frame.end;
+    }
+}
+
+/// The packed colours of every cell (0 while empty), indexed by the cell's
+/// `u16` number, so no bounds are checked.
+struct Shown(Box<[u32; 1 << 16]>);
+
+impl Shown {
+    fn new(initial: &[u32]) -> Shown {
+        let mut shown = Shown(vec![0u32; 1 << 16].into_boxed_slice().try_into().expect("2^16 cells"));
+        shown.0[..initial.len()].copy_from_slice(initial);
+        shown
+    }
+
+    /// The colour the known side's neighbour shows towards the cell.
+    #[inline(always)]
+    fn facing(&self, known: &Known) -> u8 {
+        (self.0[usize::from(known.src)] >> known.facing) as u8
+    }
+}
+
+/// Which pieces are placed, indexed by the piece's `u16` number, so no bounds are checked.
+struct Used(Box<[bool; 1 << 16]>);
+
+impl Used {
+    fn new(clue_pieces: &[bool]) -> Used {
+        let mut used = Used(Box::new([false; 1 << 16]));
+        used.0[..clue_pieces.len()].copy_from_slice(clue_pieces);
+        used
     }
 }
 
 /// Places (`sign` 1) or removes (−1) `cand` at the step's cell in the colour
 /// array and the bound's counts.
 #[inline(always)]
-fn place(step: &Step, cand: &Cand, colour_of: &mut [u32], counts: &mut Counts, sign: i32) {
-    for c in cand.shown {
-        counts.adjust(c, 0, -sign);
-    }
-    // The joins this cell closes were open sides of its neighbours.
-    for known in step.known.iter().take(usize::from(step.count)) {
-        counts.adjust(byte(colour_of[known.src], (usize::from(known.side) + 2) % 4), -sign, 0);
-    }
-    // Its own sides facing empty cells are open now.
-    for side in 0..4 {
-        if step.open >> side & 1 == 1 {
-            counts.adjust(cand.shown[side], sign, 0);
+fn place(step: &Step, cand: &Cand, colour_of: &mut Shown, counts: &mut Counts, sign: i32) {
+    // Its sides facing empty cells: open sides more, pieces' sides fewer.
+    if step.open != 0 {
+        for side in 0..4 {
+            if step.open >> side & 1 == 1 {
+                counts.shift(cand.shown[side], 2 * sign);
+            }
         }
     }
-    colour_of[step.cell] = if sign > 0 { pack(cand.shown) } else { 0 };
+    // The joins it closes: a match leaves the counts as they were.
+    for known in step.known.iter().take(usize::from(step.count)) {
+        let own = cand.shown[usize::from(known.side)];
+        let theirs = colour_of.facing(known);
+        if own != theirs {
+            counts.shift(own, sign);
+            counts.shift(theirs, -sign);
+        }
+    }
+    colour_of.0[usize::from(step.cell)] = if sign > 0 { pack(cand.shown) } else { 0 };
 }
 
 /// Takes back the candidate placed at `frame`, the frame of `step`.
@@ -548,14 +603,14 @@ fn place(step: &Step, cand: &Cand, colour_of: &mut [u32], counts: &mut Counts, s
 fn unplace(
     step: &Step,
     frame: &mut Frame,
-    colour_of: &mut [u32],
+    colour_of: &mut Shown,
     counts: &mut Counts,
-    used: &mut [bool],
+    used: &mut Used,
     breaks: &mut usize,
 ) {
     if let Some((cand, b)) = frame.placed.take() {
         place(step, &cand, colour_of, counts, -1);
-        used[usize::from(cand.piece)] = false;
+        used.0[usize::from(cand.piece)] = false;
         *breaks -= usize::from(b);
     }
 }
@@ -565,7 +620,7 @@ fn board(plan: &Plan, frames: &[Frame]) -> Board {
     let mut board = plan.clue_board.clone();
     for (step, frame) in plan.steps.iter().zip(frames) {
         if let Some((cand, _)) = frame.placed {
-            board.cells[step.cell] = Some(Placement {
+            board.cells[usize::from(step.cell)] = Some(Placement {
                 piece: usize::from(cand.piece),
                 rotation: Rotation::new(cand.rotation).expect("a quarter turn"),
             });
