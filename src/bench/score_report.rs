@@ -96,11 +96,13 @@ fn colour(arm: ScoreArm) -> &'static str {
     }
 }
 
-/// A panel's axes: seconds on a log scale from 0.1 to the budget, scores linear.
+/// A panel's axes: seconds on a log scale from 0.1 to the budget, scores
+/// linear from `lo` to a full board.
 struct Panel {
     left: f64,
     top: f64,
     budget: f64,
+    lo: usize,
     hi: usize,
 }
 
@@ -117,12 +119,10 @@ impl Panel {
             + (t.clamp(Self::T_MIN, self.budget).log10() - lo) / (hi - lo) * (Self::W - 1.5 * Self::PAD)
     }
 
-    /// Scores on a log scale of the joins missing: a full board at the top,
-    /// so the last few joins, where the field competes, get the room.
+    /// Scores linear from `lo` (the bottom) to a full board (the top).
     fn y(&self, score: usize) -> f64 {
-        let missing = self.hi.saturating_sub(score) as f64;
-        let f = (1.0 + missing).ln() / (1.0 + self.hi as f64).ln();
-        self.top + 0.6 * Self::PAD + f * (Self::H - 1.6 * Self::PAD)
+        let f = (score.clamp(self.lo, self.hi) - self.lo) as f64 / (self.hi - self.lo).max(1) as f64;
+        self.top + Self::H - Self::PAD - f * (Self::H - 1.6 * Self::PAD)
     }
 
     /// Frame, title, and ticks.
@@ -150,8 +150,14 @@ impl Panel {
             );
             tick *= 10.0;
         }
-        for missing in [0, 2, 10, 30, 100, 300, 1000, 3000].into_iter().filter(|&m| m <= self.hi) {
-            let s = self.hi - missing;
+        let _ = writeln!(
+            out,
+            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\" fill=\"#555\">s</text>",
+            self.left + Self::W - 0.5 * Self::PAD,
+            t + 26.0
+        );
+        let step = ((self.hi - self.lo) / 5).max(1).next_multiple_of(5);
+        for s in (0..=self.hi).rev().step_by(step).take_while(|&s| s >= self.lo) {
             let _ =
                 writeln!(out, "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{s}</text>", l - 4.0, self.y(s) + 4.0);
             let _ = writeln!(
@@ -163,9 +169,22 @@ impl Panel {
         }
     }
 
-    /// A run's best score over time: a step line from its first full board to its end.
+    /// A run's best score over time: a step line from its first full board to
+    /// its end; a run whose best is below the panel, a mark on its floor with the score.
     fn trace(&self, run: &ScoreRun, out: &mut String) {
         let Some(&(t0, s0)) = run.trace.first() else { return };
+        if run.score < self.lo {
+            let (x, y) = (self.x(run.best_seconds), self.y(self.lo));
+            // The MIP's label one line above the others', so two marks at the budget stay readable.
+            let label_y = y - 2.0 - if run.arm == ScoreArm::Mip { 11.0 } else { 0.0 };
+            let (colour, score, label_x) = (colour(run.arm), run.score, x - 6.0);
+            let _ = writeln!(
+                out,
+                "<path d=\"M{x:.1} {y:.1} l-4 -7 h8 z\" fill=\"{colour}\"/>\
+                 <text x=\"{label_x:.1}\" y=\"{label_y:.1}\" text-anchor=\"end\" fill=\"{colour}\">{score}</text>"
+            );
+            return;
+        }
         let mut d = format!("M{:.1} {:.1}", self.x(t0), self.y(s0));
         for &(t, s) in &run.trace[1..] {
             let _ = write!(d, " H{:.1} V{:.1}", self.x(t), self.y(s));
@@ -184,8 +203,8 @@ impl Panel {
 }
 
 /// The time-to-score chart: one panel per board and budget (seconds on a log
-/// scale against the best full board's score so far, spaced by the joins
-/// missing on a log scale), one colour per arm in every
+/// scale against the best full board's score so far, from the contenders'
+/// first board to a full one; weaker runs marked on the floor), one colour per arm in every
 /// panel, one legend. Partial boards (the DFS) are not scores and are left
 /// out; the table has them.
 pub fn svg(runs: &[ScoreRun]) -> String {
@@ -209,10 +228,16 @@ pub fn svg(runs: &[ScoreRun]) -> String {
     for (i, (board, budget)) in panels.iter().enumerate() {
         let here: Vec<&&ScoreRun> = runs.iter().filter(|r| r.board == *board && r.budget == *budget).collect();
         let hi = here.iter().map(|r| r.max_score).max().unwrap_or(1);
+        // The floor: the first full board of the runs within a fifth of the
+        // full score (the contenders), rounded down to ten.
+        let contenders = here.iter().filter(|r| r.full() && r.score * 5 >= hi * 4);
+        let first = contenders.filter_map(|r| r.trace.first().map(|p| p.1)).min().unwrap_or(0);
+        let lo = (first / 10 * 10).min(hi.saturating_sub(10));
         let panel = Panel {
             left: 10.0 + Panel::W * (i % columns) as f64,
             top: legend_h + Panel::H * (i / columns) as f64,
             budget: *budget,
+            lo,
             hi,
         };
         panel.axes(&format!("{board}, {budget} s (max {hi})"), &mut out);
@@ -235,8 +260,8 @@ pub fn svg(runs: &[ScoreRun]) -> String {
     }
     let _ = writeln!(
         out,
-        "<text x=\"20\" y=\"36\" fill=\"#555\">best full-board score so far vs seconds (log); \
-         scores spaced by the joins missing (log); dot: the run's best</text>"
+        "<text x=\"20\" y=\"36\" fill=\"#555\">best full-board score so far vs seconds (log); dot: \
+         the run's best; a triangle on the floor: a run whose best is below the panel, with its score</text>"
     );
     out.push_str("</svg>\n");
     out
