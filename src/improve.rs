@@ -1,7 +1,9 @@
 //! Exact repair by CP-SAT as a large-neighbourhood loop: regions of a full board re-solved one after another, each improvement checked.
 //!
 //! Each round frees one region of the board — a window around a mismatched
-//! join, a band of rows or columns, or a random rectangle, in turn — and asks
+//! join, cells scattered over the board with no two side by side (the ends of
+//! mismatched joins first), a band of rows or columns, or a random rectangle,
+//! in turn — and asks
 //! CP-SAT for the placement of the region's own pieces that matches the most
 //! joins with every other cell pinned ([`crate::cpsat::repair`]). A better
 //! board is kept only after the checker accepted it; a worse one cannot come
@@ -51,6 +53,11 @@ enum Shape {
     Band,
     /// A rectangle anywhere.
     Rectangle,
+    /// Cells with no two side by side, the ends of mismatched joins first:
+    /// every freed cell meets only pinned ones, so the round is an assignment
+    /// of the freed pieces to the freed cells, and a piece may move across
+    /// the board (the large neighbourhood of Schaus and Deville's local search).
+    Scattered,
 }
 
 /// The cells of a `side` × `side` window with its top left at (`row`, `col`), clipped to the grid.
@@ -107,6 +114,43 @@ fn region(instance: &Instance, board: &Board, shape: Shape, side: usize, rng: &m
             let col = rng.below(grid.width) as isize - half;
             window(grid, row, col, side, side)
         }
+        Shape::Scattered => scattered(instance, board, 2 * side * side, rng),
+    }
+}
+
+/// Up to `count` cells, no two sharing a side: one end of each mismatched join
+/// (in random order) where it fits, then random cells.
+fn scattered(instance: &Instance, board: &Board, count: usize, rng: &mut Rng) -> Vec<usize> {
+    let grid = instance.grid;
+    let mut ends: Vec<usize> = grid
+        .joins()
+        .filter_map(|(cell, s)| {
+            let other = grid.neighbour(cell, s).expect("an inner join");
+            let mismatched = board.colour(instance, cell, s) != board.colour(instance, other, s.opposite());
+            mismatched.then(|| if rng.below(2) == 0 { cell } else { other })
+        })
+        .collect();
+    shuffle(&mut ends, rng);
+    let mut rest: Vec<usize> = (0..grid.cells()).collect();
+    shuffle(&mut rest, rng);
+    let mut taken = vec![false; grid.cells()];
+    let mut cells = Vec::with_capacity(count);
+    for cell in ends.into_iter().chain(rest) {
+        if cells.len() == count {
+            break;
+        }
+        let touches = Side::ALL.iter().any(|&s| grid.neighbour(cell, s).is_some_and(|n| taken[n]));
+        if !taken[cell] && !touches {
+            taken[cell] = true;
+            cells.push(cell);
+        }
+    }
+    cells
+}
+
+fn shuffle(items: &mut [usize], rng: &mut Rng) {
+    for i in (1..items.len()).rev() {
+        items.swap(i, rng.below(i + 1));
     }
 }
 
@@ -144,7 +188,7 @@ pub fn improve(
     let mut stats = Stats { from: score, to: score, ..Stats::default() };
     let mut rng = Rng::new(limits.seed);
     let mut side = MIN_SIDE + 1;
-    let shapes = [Shape::Window, Shape::Window, Shape::Band, Shape::Rectangle];
+    let shapes = [Shape::Window, Shape::Scattered, Shape::Window, Shape::Band, Shape::Scattered, Shape::Rectangle];
     while score < target && !stop.is_raised() {
         let left = limits.time_limit.map(|t| t - start.elapsed().as_secs_f64());
         if left.is_some_and(|l| l <= 0.05) {
@@ -202,6 +246,23 @@ mod tests {
         let (same, stats) = improve(&p.instance, &best, &limits, None, &Stop::new(), &mut |_, _, _| {}).unwrap();
         assert_eq!(same, best);
         assert_eq!(stats.rounds, 0);
+    }
+
+    #[test]
+    fn scattered_cells_never_touch_and_start_at_the_mismatches() {
+        let p = planted(&PlantedSpec::square(8, 3, 6, 2)).unwrap();
+        let mut board = p.solution.clone();
+        let grid = p.instance.grid;
+        let (a, b) = (grid.cell(3, 3), grid.cell(5, 6));
+        board.cells.swap(a, b);
+        let cells = scattered(&p.instance, &board, 64, &mut Rng::new(3));
+        for &cell in &cells {
+            assert!(!Side::ALL.iter().any(|&s| grid.neighbour(cell, s).is_some_and(|n| cells.contains(&n))));
+        }
+        // The first cell is an end of a mismatched join: a swapped cell or one of its neighbours.
+        let near = |c: usize, x: usize| c == x || Side::ALL.iter().any(|&s| grid.neighbour(c, s) == Some(x));
+        assert!(near(cells[0], a) || near(cells[0], b), "{cells:?}");
+        assert!(cells.len() >= 12 && cells.len() <= 32, "{}", cells.len());
     }
 
     #[test]

@@ -409,14 +409,21 @@ fn score_then_repair(
     let target = options.target.unwrap_or(instance.grid.max_score());
     let reached = outcome.board.as_ref().is_some_and(|b| b.score(instance) >= target);
     if let (Some(board), false, false) = (&outcome.board, reached, stop.is_raised()) {
-        let rest = Limits { time_limit: Some(total - start.elapsed().as_secs_f64()), ..*limits };
+        let offset = start.elapsed().as_secs_f64();
+        let rest = Limits { time_limit: Some((total - offset).max(0.0)), ..*limits };
+        let mut last = None;
         let mut report = |board: &Board, score: usize, seconds: f64| {
-            let seconds = total * SEARCH_SHARE + seconds;
-            on_best(&score::Best { board: board.clone(), score, seconds });
+            last = Some((score, offset + seconds));
+            on_best(&score::Best { board: board.clone(), score, seconds: offset + seconds });
         };
         let (best, _) = crate::improve::improve(instance, board, &rest, options.target, stop, &mut report)?;
         if best.score(instance) == instance.grid.max_score() {
             outcome.status = Status::Solved;
+        }
+        // The counters speak of the run's best board, the repair's when it found one.
+        if let (Some((score, seconds)), Stats::Score(stats)) = (last, &mut outcome.stats) {
+            stats.best_breaks = Some(instance.grid.max_score() - score);
+            stats.best_seconds = Some(seconds);
         }
         outcome.board = Some(best);
     }

@@ -75,6 +75,22 @@ pub struct Stats {
     pub hint_seconds: f64,
 }
 
+impl Stats {
+    /// The counters of `response` to `model`, solved on `workers` with `hint_cells` cells hinted.
+    fn of(response: &CpSolverResponse, model: &proto::CpModelProto, workers: u32, hint_cells: usize) -> Stats {
+        Stats {
+            wall_time: response.wall_time,
+            conflicts: response.num_conflicts,
+            branches: response.num_branches,
+            variables: model.variables.len(),
+            constraints: model.constraints.len(),
+            workers,
+            hint_cells,
+            hint_seconds: 0.0,
+        }
+    }
+}
+
 /// The `SatParameters` for these options and limits.
 pub fn parameters(options: &Options, limits: &Limits) -> Result<SatParameters, Error> {
     Ok(SatParameters {
@@ -133,16 +149,7 @@ pub fn solve(
             return Err(Error::Response(format!("CP-SAT rejected the model: {}", response.solution_info)));
         }
     };
-    let stats = Stats {
-        wall_time: response.wall_time,
-        conflicts: response.num_conflicts,
-        branches: response.num_branches,
-        variables: model.proto.variables.len(),
-        constraints: model.proto.constraints.len(),
-        workers: limits.threads,
-        hint_cells,
-        hint_seconds: 0.0,
-    };
+    let stats = Stats::of(&response, &model.proto, limits.threads, hint_cells);
     Ok(Outcome { status, board, seconds, stats })
 }
 
@@ -213,16 +220,7 @@ pub fn repair(
         .map_err(|_| Error::Response(format!("unknown status {}", response.status)))?;
     let found = matches!(status, CpSolverStatus::Feasible | CpSolverStatus::Optimal);
     let board = if found { model.decode(&response.solution) } else { None };
-    let stats = Stats {
-        wall_time: response.wall_time,
-        conflicts: response.num_conflicts,
-        branches: response.num_branches,
-        variables: model.proto.variables.len(),
-        constraints: model.proto.constraints.len(),
-        workers: limits.threads,
-        hint_cells: region.len(),
-        hint_seconds: 0.0,
-    };
+    let stats = Stats::of(&response, &model.proto, limits.threads, region.len());
     Ok(Repair {
         score: model.fixed_score + response.objective_value.round().max(0.0) as usize,
         board,
