@@ -90,8 +90,16 @@ fn kill_9_leaves_the_best_board_whole_and_verified() {
     // Each board is written before it is printed: the file holds the last one printed, or a later one.
     let score: usize = all.split("score ").nth(1).unwrap().split('/').next().unwrap().parse().unwrap();
     assert!(score >= last.parse::<usize>().unwrap(), "{score} vs {last} printed");
-    let leftovers: Vec<_> = std::fs::read_dir(&dir).unwrap().filter_map(Result::ok).map(|e| e.file_name()).collect();
-    assert_eq!(leftovers.len(), 1, "no temporary file left beside it: {leftovers:?}");
+    // A kill in the middle of a write may leave that write's hidden temporary
+    // file (nothing can remove it), never a second visible file.
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    let others: Vec<&String> =
+        names.iter().filter(|n| *n != "best.json" && !(n.starts_with(".best.json.") && n.ends_with(".tmp"))).collect();
+    assert!(others.is_empty() && names.len() <= 2, "only best.json beside it: {names:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
