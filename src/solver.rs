@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::Error;
 pub use crate::outcome::{Accepted, Limits, Status, accept};
-use crate::portfolio::{self, Arm, Entrant};
+use crate::portfolio::{self, Answer, Arm, Entrant};
 use crate::puzzle::{Board, Instance};
 use crate::stop::Stop;
 use crate::{cpsat, dfs, mip, sat, score, search};
@@ -461,9 +461,9 @@ impl Entrant for Solver {
         self.kind().name()
     }
 
-    fn enter(&self, instance: &Instance, limits: &Limits, stop: &Stop) -> Result<(Status, Option<Board>), Error> {
+    fn enter(&self, instance: &Instance, limits: &Limits, stop: &Stop) -> Result<Answer, Error> {
         let outcome = self.solve(instance, limits, stop)?;
-        Ok((outcome.status, outcome.board))
+        Ok(Answer { status: outcome.status, board: outcome.board, seconds: outcome.seconds })
     }
 }
 

@@ -20,7 +20,6 @@
 //! board is a solution and is returned.
 
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
 use super::plan::Plan;
 use crate::puzzle::Board;
@@ -33,6 +32,8 @@ pub(crate) struct Estimate {
     pub(crate) ln_nodes: f64,
     /// Runs made.
     pub(crate) runs: u64,
+    /// Work done: particles expanded, summed over depths and runs.
+    pub(crate) work: u64,
     /// Particles per run.
     pub(crate) width: usize,
     /// Mean depth the runs reached.
@@ -89,13 +90,15 @@ impl Population {
 }
 
 /// Runs of `width` particles over `plan`, at least one and at most
-/// `max_runs`, until `deadline` or one of the `halt` flags is raised; the
-/// estimate is their mean.
+/// `max_runs`, until `work` particles have been expanded or one of the `halt`
+/// flags is raised; the estimate is their mean. The budget is in work, not
+/// time, so the same plan, seed and budget give the same estimate on any
+/// machine and under any load (and so the same choice of order).
 pub(crate) fn estimate(
     plan: &Plan,
     width: usize,
     max_runs: u64,
-    deadline: Instant,
+    work: u64,
     seed: u64,
     halt: &[&AtomicBool],
 ) -> Estimate {
@@ -103,13 +106,12 @@ pub(crate) fn estimate(
     let mut ln_sum = f64::NEG_INFINITY;
     let mut depth_sum = 0usize;
     let mut runs = 0u64;
+    let mut done = 0u64;
     let mut ln_levels: Vec<f64> = Vec::new();
     let mut found = None;
-    while runs < max_runs
-        && (runs == 0 || (Instant::now() < deadline && !halt.iter().any(|h| h.load(Ordering::Relaxed))))
-    {
+    while runs < max_runs && (runs == 0 || (done < work && !halt.iter().any(|h| h.load(Ordering::Relaxed)))) {
         runs += 1;
-        let (ln_nodes, levels, solution) = one_run(plan, width.max(1), &mut rng, halt);
+        let (ln_nodes, levels, solution) = one_run(plan, width.max(1), &mut rng, halt, &mut done);
         let depth = levels.len();
         ln_sum = ln_add(ln_sum, ln_nodes);
         if ln_levels.len() < levels.len() {
@@ -128,6 +130,7 @@ pub(crate) fn estimate(
     Estimate {
         ln_nodes: ln_sum - ln_runs,
         runs,
+        work: done,
         width,
         mean_depth: depth_sum as f64 / runs as f64,
         solution: found,
@@ -158,9 +161,16 @@ impl Shape {
 
 /// One run: ln of the estimated node count, ln of the estimated count at
 /// each depth it reached, and a solution if a particle filled the board.
-/// Each depth expands every particle, resamples the children down to
-/// `width`, and advances the survivors; a full board is traced back.
-fn one_run(plan: &Plan, width: usize, rng: &mut Rng, halt: &[&AtomicBool]) -> (f64, Vec<f64>, Option<Board>) {
+/// Each depth expands every particle (counted in `work`), resamples the
+/// children down to `width`, and advances the survivors; a full board is
+/// traced back.
+fn one_run(
+    plan: &Plan,
+    width: usize,
+    rng: &mut Rng,
+    halt: &[&AtomicBool],
+    work: &mut u64,
+) -> (f64, Vec<f64>, Option<Board>) {
     let shape = Shape::of(plan);
     let mut now = root(plan, shape);
     let mut next = Population::default();
@@ -180,6 +190,7 @@ fn one_run(plan: &Plan, width: usize, rng: &mut Rng, halt: &[&AtomicBool]) -> (f
             return (ln_total, levels, None);
         }
         expand(plan, d, shape, &now, &mut children);
+        *work += now.len() as u64;
         if children.is_empty() {
             return (ln_total, levels, None);
         }

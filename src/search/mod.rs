@@ -62,9 +62,16 @@ const SPLIT_SUBTREES: f64 = 4096.0;
 /// boards, 1.6 times fewer and 0.85 times as fast on 12x12 5+17 boards.
 pub const STRIP_TEST_GAIN: f64 = 2.5;
 
-/// Wall-clock budget of all the estimates together, in seconds (at most a
-/// tenth of the time limit).
-const ESTIMATE_SECONDS: f64 = 0.5;
+/// Work budget of the estimate of one order: particles expanded, summed over
+/// depths and runs (a run of 4096 particles down 100 cells is 409,600). In
+/// work, not time, so that a seed gives the same choice of order on any
+/// machine and under any load. 18 orders at this budget take about 0.5 s on
+/// two threads on a 16x16 board.
+pub const ESTIMATE_WORK: u64 = 1 << 19;
+
+/// Seconds of time limit below which the estimates' work shrinks in
+/// proportion (they then take about a tenth of the limit).
+const ESTIMATE_FULL_LIMIT: f64 = 5.0;
 
 /// How two search threads share the work.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
@@ -272,11 +279,12 @@ impl Setup<'_> {
                 let (peak_depth, peak) = est.peak();
                 info!(
                     target: "search",
-                    "{name:<20} estimate {:>10.3e} nodes, widest level {:.1e} at depth {peak_depth} ({} runs of {} particles, mean depth {:.1} of {})",
+                    "{name:<20} estimate {:>10.3e} nodes, widest level {:.1e} at depth {peak_depth} ({} runs of {} particles, {} expanded, mean depth {:.1} of {})",
                     est.nodes(),
                     peak,
                     est.runs,
                     est.width,
+                    est.work,
                     est.mean_depth,
                     plan.steps.len()
                 );
@@ -312,10 +320,10 @@ impl Setup<'_> {
         Choice::Plans(chosen)
     }
 
-    /// A short estimate of one plan (an eighth of the estimation budget).
+    /// A shorter estimate of one plan (half an order's work budget: two runs
+    /// on a 16x16 board, where one run alone can tip the strip test's choice).
     fn quick_estimate(&self, plan: &Plan) -> Estimate {
-        let budget = Instant::now() + Duration::from_secs_f64(ESTIMATE_SECONDS / 8.0);
-        estimate::estimate(plan, particle_width(self.instance), 1, budget, self.seed, &[self.stop])
+        estimate::estimate(plan, particle_width(self.instance), MAX_RUNS, ESTIMATE_WORK / 2, self.seed, &[self.stop])
     }
 
     /// Whether the chosen plans keep the strip test: always when on (and the
@@ -408,8 +416,7 @@ impl Setup<'_> {
     fn estimate_orders(&self, time_limit: Option<f64>) -> Vec<(Plan, Estimate)> {
         let (threads, stop) = (self.threads, self.stop);
         let orders = Order::all();
-        let budget = ESTIMATE_SECONDS.min(time_limit.map_or(f64::INFINITY, |t| t / 10.0)).max(0.0);
-        let per_order = Duration::from_secs_f64(budget * threads as f64 / orders.len() as f64);
+        let per_order = estimate_work(time_limit);
         let width = particle_width(self.instance);
         let found = AtomicBool::new(false);
         let share = |first: usize| {
@@ -420,7 +427,7 @@ impl Setup<'_> {
                 }
                 let plan = self.build(order, self.seed);
                 let seed = self.seed.wrapping_add(k as u64);
-                let est = estimate::estimate(&plan, width, MAX_RUNS, Instant::now() + per_order, seed, &[stop, &found]);
+                let est = estimate::estimate(&plan, width, MAX_RUNS, per_order, seed, &[stop, &found]);
                 if est.solution.is_some() {
                     found.store(true, Ordering::Relaxed);
                 }
@@ -470,6 +477,13 @@ fn merge(runs: Vec<(usize, Run)>, plans: &[Plan], split: bool, stats: &mut Stats
         Status::Unknown
     };
     (status, runs.into_iter().nth(winner).map(|(_, r)| r.board))
+}
+
+/// The estimate's work budget per order under `time_limit`: [`ESTIMATE_WORK`],
+/// less in proportion below [`ESTIMATE_FULL_LIMIT`] seconds.
+fn estimate_work(time_limit: Option<f64>) -> u64 {
+    let share = time_limit.map_or(1.0, |t| (t / ESTIMATE_FULL_LIMIT).clamp(0.0, 1.0));
+    (ESTIMATE_WORK as f64 * share) as u64
 }
 
 /// Particles per estimation run on `instance`: at most [`PARTICLES`], and
