@@ -1,5 +1,6 @@
 //! Benchmarks whose records go to `results/`: each run solved, verified and timed, with its provenance.
 
+pub mod chart;
 pub mod cliff;
 pub mod compare;
 pub mod dfs_speed;

@@ -1,6 +1,6 @@
-//! `bench report`: runs files merged into a markdown table and an SVG chart.
+//! `bench report`: runs files merged into a markdown table (the chart is in `chart.rs`).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::records::{BenchArm, Run};
@@ -139,166 +139,6 @@ pub fn markdown(rungs: &BTreeMap<Rung, Summary>) -> String {
     out
 }
 
-/// A point of a series: board side, solved fraction, median seconds.
-type Point = (u64, f64, f64);
-
-/// The chart's series, keyed by (arm and budget, colour setting).
-fn series(rungs: &BTreeMap<Rung, Summary>) -> BTreeMap<(String, String), Vec<Point>> {
-    let mut series: BTreeMap<(String, String), Vec<Point>> = BTreeMap::new();
-    for (rung, s) in rungs {
-        // The DFS budgets are rungs of their own; the other arms' limits may vary by size.
-        let arm = if rung.arm == "dfs" { format!("dfs {} s", budget(rung.budget_ms)) } else { rung.arm.clone() };
-        let frac = s.solved as f64 / s.runs.max(1) as f64;
-        let med = median(&s.all_seconds).unwrap_or(f64::NAN);
-        series.entry((arm, rung.colours.clone())).or_default().push((rung.size, frac, med));
-    }
-    series
-}
-
-/// The two panels' geometry: sizes `lo..=hi` across, each panel `w` by `h` with margin `pad`.
-struct Frame {
-    lo: u64,
-    hi: u64,
-    w: f64,
-    h: f64,
-    pad: f64,
-}
-
-impl Frame {
-    /// Seconds on the log axis run from 0.01 to 1000.
-    const T_MIN: f64 = 0.01;
-    const T_MAX: f64 = 1000.0;
-
-    fn x(&self, size: u64, left: f64) -> f64 {
-        left + self.pad + (size - self.lo) as f64 / ((self.hi - self.lo).max(1)) as f64 * (self.w - 2.0 * self.pad)
-    }
-
-    fn y_frac(&self, f: f64) -> f64 {
-        self.h - self.pad - f * (self.h - 2.0 * self.pad)
-    }
-
-    fn y_time(&self, t: f64) -> f64 {
-        let (lo, hi) = (Self::T_MIN.log10(), Self::T_MAX.log10());
-        self.h - self.pad - (t.clamp(Self::T_MIN, Self::T_MAX).log10() - lo) / (hi - lo) * (self.h - 2.0 * self.pad)
-    }
-
-    /// Titles, axes and tick labels of both panels.
-    fn axes(&self, out: &mut String) {
-        let (w, h, pad) = (self.w, self.h, self.pad);
-        for (left, title) in [(0.0, "solved fraction"), (w, "median seconds (log; unsolved at budget)")] {
-            let _ = writeln!(
-                out,
-                "<text x=\"{}\" y=\"20\" text-anchor=\"middle\" font-weight=\"bold\">{title}</text>",
-                left + w / 2.0
-            );
-            let _ = writeln!(
-                out,
-                "<path d=\"M{0} {1} V{2} H{3}\" stroke=\"black\" fill=\"none\"/>",
-                left + pad,
-                pad,
-                h - pad,
-                left + w - pad
-            );
-            for size in self.lo..=self.hi {
-                let _ = writeln!(
-                    out,
-                    "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{size}</text>",
-                    self.x(size, left),
-                    h - pad + 16.0
-                );
-            }
-        }
-        for f in [0.0, 0.5, 1.0] {
-            let _ = writeln!(
-                out,
-                "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{f}</text>",
-                pad - 6.0,
-                self.y_frac(f) + 4.0
-            );
-        }
-        for t in [0.01, 0.1, 1.0, 10.0, 100.0, 1000.0] {
-            let _ = writeln!(
-                out,
-                "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{t}</text>",
-                w + pad - 6.0,
-                self.y_time(t) + 4.0
-            );
-        }
-    }
-}
-
-/// One colour per arm and budget.
-const COLOURS: [&str; 10] =
-    ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22"];
-/// One dash pattern per colour setting (the first solid).
-const DASHES: [&str; 4] =
-    ["", " stroke-dasharray=\"7 4\"", " stroke-dasharray=\"2 3\"", " stroke-dasharray=\"9 3 2 3\""];
-
-/// An SVG chart: solved fraction (left) and median seconds over all runs
-/// (right, log scale; unsolved runs count at their budget) against board size,
-/// one line per arm, budget and colour setting: the colour tells the arm and
-/// budget, the dash pattern the colour setting.
-pub fn svg(rungs: &BTreeMap<Rung, Summary>) -> String {
-    let series = series(rungs);
-    let arms: BTreeSet<&String> = series.keys().map(|k| &k.0).collect();
-    let settings: BTreeSet<&String> = series.keys().map(|k| &k.1).collect();
-    let rank = |set: &BTreeSet<&String>, name: &String| set.iter().position(|n| *n == name).unwrap_or(0);
-    let sizes: Vec<u64> = rungs.keys().map(|r| r.size).collect();
-    let frame = Frame {
-        lo: sizes.iter().copied().min().unwrap_or(0),
-        hi: sizes.iter().copied().max().unwrap_or(1).max(1),
-        w: 420.0,
-        h: 300.0,
-        pad: 50.0,
-    };
-    let (w, h, pad) = (frame.w, frame.h, frame.pad);
-    let legend_h = 18.0 * series.len() as f64 + 10.0;
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{}\" height=\"{}\" font-family=\"sans-serif\" font-size=\"12\">",
-        2.0 * w,
-        h + legend_h
-    );
-    let _ = writeln!(out, "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>");
-    frame.axes(&mut out);
-    let (x, y_frac, y_time) = (|s, left| frame.x(s, left), |f| frame.y_frac(f), |t| frame.y_time(t));
-    for (i, ((arm, colours), points)) in series.iter().enumerate() {
-        let colour = COLOURS[rank(&arms, arm) % COLOURS.len()];
-        let dash = DASHES[rank(&settings, colours) % DASHES.len()];
-        let name = format!("{arm}, {colours}");
-        let frac: Vec<String> = points.iter().map(|&(s, f, _)| format!("{:.1},{:.1}", x(s, 0.0), y_frac(f))).collect();
-        let time: Vec<String> = points
-            .iter()
-            .filter(|p| p.2.is_finite())
-            .map(|&(s, _, t)| format!("{:.1},{:.1}", x(s, w), y_time(t)))
-            .collect();
-        for pts in [frac, time] {
-            let _ = writeln!(
-                out,
-                "<polyline points=\"{}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\"{dash}/>",
-                pts.join(" ")
-            );
-            // Markers, so that a series of one size still shows.
-            for p in &pts {
-                let (cx, cy) = p.split_once(',').expect("x,y");
-                let _ = writeln!(out, "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"3\" fill=\"{colour}\"/>");
-            }
-        }
-        let ly = h + 14.0 + 18.0 * i as f64;
-        let _ = writeln!(
-            out,
-            "<line x1=\"{pad}\" y1=\"{ly}\" x2=\"{}\" y2=\"{ly}\" stroke=\"{colour}\" stroke-width=\"2\"{dash}/>\
-             <text x=\"{}\" y=\"{}\">{name}</text>",
-            pad + 30.0,
-            pad + 36.0,
-            ly + 4.0
-        );
-    }
-    out.push_str("</svg>\n");
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -334,8 +174,6 @@ mod tests {
             "{table}"
         );
         assert!(table.contains("| 5+17 | 10×10 | cpsat | 300 | 1/1 |"), "{table}");
-        let chart = svg(&rungs);
-        assert!(chart.starts_with("<svg") && chart.contains("polyline"));
     }
 
     #[test]

@@ -7,7 +7,7 @@ use anyhow::{Context as _, Result};
 use clap::{Args, Subcommand};
 use edgematch::bench::records::{BenchArm, ExternalRun, Run};
 use edgematch::bench::score::{ScoreArm, ScoreBoard, ScoreConfig, ScoreRun};
-use edgematch::bench::{self, Provenance, cliff, compare, external, reach, report, runs, score_report};
+use edgematch::bench::{self, Provenance, chart, cliff, compare, external, reach, report, runs, score_report};
 use edgematch::cpsat::{self, model::Formulation};
 use edgematch::generate::PlantedSpec;
 use edgematch::interrupt;
@@ -434,7 +434,7 @@ fn report(args: ReportArgs) -> Result<ExitCode> {
         table.push_str(&score_report::unsolved_rungs(&all, &scores));
     }
     edgematch::output::write_atomic(&args.out, table.as_bytes())?;
-    edgematch::output::write_atomic(&args.svg, report::svg(&rungs).as_bytes())?;
+    edgematch::output::write_atomic(&args.svg, chart::svg(&rungs).as_bytes())?;
     eprintln!("wrote {} and {} ({} runs)", args.out.display(), args.svg.display(), all.len());
     if let (Some(comparison), Some(path)) = (comparison, &args.compare_out) {
         edgematch::output::write_atomic(path, compare::markdown(&comparison).as_bytes())?;
