@@ -261,3 +261,52 @@ impl Progress {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{PlantedSpec, planted};
+
+    /// An arm that has its answer at once, then spends `teardown` before it
+    /// returns (as CaDiCaL freeing its clauses), or waits for its stop.
+    struct Slow {
+        board: Option<Board>,
+        teardown: Duration,
+    }
+
+    impl Entrant for Slow {
+        fn name(&self) -> &'static str {
+            if self.board.is_some() { "quick" } else { "waiting" }
+        }
+
+        fn enter(&self, _: &Instance, _: &Limits, stop: &Stop) -> Result<Answer, Error> {
+            let start = Instant::now();
+            let Some(board) = &self.board else {
+                while !stop.is_raised() {
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+                return Ok(Answer { status: Status::Interrupted, board: None, seconds: start.elapsed().as_secs_f64() });
+            };
+            let seconds = start.elapsed().as_secs_f64();
+            std::thread::sleep(self.teardown);
+            Ok(Answer { status: Status::Solved, board: Some(board.clone()), seconds })
+        }
+    }
+
+    #[test]
+    fn the_winner_counts_from_its_answer_not_from_its_teardown() {
+        let p = planted(&PlantedSpec::square(4, 2, 3, 1)).unwrap();
+        let teardown = Duration::from_millis(600);
+        let arms = [
+            Arm { solver: Slow { board: Some(p.solution.clone()), teardown }, threads: 1 },
+            Arm { solver: Slow { board: None, teardown }, threads: 1 },
+        ];
+        let outcome = race(&p.instance, &arms, false, &Limits::default(), &Stop::new()).unwrap();
+        assert_eq!(outcome.status, Status::Solved);
+        assert_eq!(outcome.stats.winner.as_deref(), Some("quick"));
+        // The race waited for the teardown, but its time (and the winner's)
+        // is when the answer was had: far below the 0.6 s teardown.
+        let winner = outcome.stats.winner_seconds.unwrap();
+        assert!(winner < 0.3 && outcome.seconds == winner, "{winner} s, race {} s", outcome.seconds);
+    }
+}

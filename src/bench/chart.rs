@@ -6,7 +6,8 @@
 //! seconds over all runs (log scale, an unsolved run counting at its
 //! budget). An arm has one colour in every panel and a budget one mark, so
 //! that one legend serves the whole chart and two budgets of one arm are two
-//! lines, never a vertical segment.
+//! lines, never a vertical segment. Arms that agree are drawn a pixel or two
+//! apart, so that none hides another.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -22,7 +23,7 @@ const W: f64 = 190.0;
 const H: f64 = 150.0;
 const LEFT: f64 = 46.0;
 const RIGHT: f64 = 14.0;
-const TOP: f64 = 40.0;
+const TOP: f64 = 44.0;
 const BOTTOM: f64 = 34.0;
 
 /// Seconds on the log axis run from 0.01 to 1000.
@@ -196,7 +197,7 @@ pub fn svg(rungs: &BTreeMap<Rung, Summary>) -> String {
             out,
             "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-weight=\"bold\">{setting}</text>",
             x0 + W / 2.0,
-            TOP - 8.0
+            TOP - 13.0
         );
         let ticks = |panel: &Panel, ticks: &[(String, f64)], time: bool| -> Vec<(String, f64)> {
             ticks.iter().map(|(t, v)| (t.clone(), if time { panel.y_time(*v) } else { panel.y_frac(*v) })).collect()
@@ -205,11 +206,15 @@ pub fn svg(rungs: &BTreeMap<Rung, Summary>) -> String {
         bottom.axes(&mut out, &ticks(&bottom, &time_ticks, true), true);
         for ((_, arm, budget_ms), points) in lines.iter().filter(|(k, _)| &k.0 == setting) {
             let c = colour(arm);
+            // Arms that agree (all solved, none solved) would hide one another:
+            // each arm's line is moved up or down a little.
+            let arm_rank = arms.iter().position(|a| a == arm).unwrap_or(0) as f64;
+            let dodge = (arm_rank - (arms.len() as f64 - 1.0) / 2.0) * 1.6;
             for (panel, time) in [(&top, false), (&bottom, true)] {
                 let xy: Vec<(f64, f64)> = points
                     .iter()
                     .filter(|p| !time || p.2.is_finite())
-                    .map(|&(s, f, t)| (panel.x(s), if time { panel.y_time(t) } else { panel.y_frac(f) }))
+                    .map(|&(s, f, t)| (panel.x(s), dodge + if time { panel.y_time(t) } else { panel.y_frac(f) }))
                     .collect();
                 let pts: Vec<String> = xy.iter().map(|(x, y)| format!("{x:.1},{y:.1}")).collect();
                 let _ = writeln!(

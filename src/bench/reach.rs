@@ -96,9 +96,13 @@ fn jobs(config: &ReachConfig) -> Result<Vec<Job>, Error> {
     }
     if !config.collections.is_empty() {
         for puzzle in external::catalogue(&config.data)? {
+            // Only the chosen collections' files are read.
+            if !config.collections.iter().any(|c| c == puzzle.collection()) {
+                continue;
+            }
             let (instance, _) = puzzle.read()?;
             let side = instance.grid.width.max(instance.grid.height);
-            if config.collections.iter().any(|c| c == puzzle.collection()) && side <= config.max_puzzle_side {
+            if side <= config.max_puzzle_side {
                 boards.push((Board::Puzzle(puzzle), budget(side)));
             }
         }

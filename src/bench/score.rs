@@ -279,20 +279,27 @@ fn run_arm(arm: ScoreArm, instance: &Instance, limits: &Limits, stop: &Stop) -> 
 /// how many ran. Stops when `stop` is raised, without recording the run in flight.
 pub fn run(config: &ScoreConfig, provenance: &Provenance, stop: &Stop) -> Result<usize, Error> {
     let todo = pending(&config.runs, "score", jobs(config), config.shard, ScoreRun::key, Job::key)?;
+    // The jobs of one board come together: its instance is read once for them.
+    let mut loaded: Option<(String, Instance)> = None;
     for (i, job) in todo.iter().enumerate() {
         if stop.is_raised() {
             break;
         }
-        let instance = job.board.instance(&config.data, &config.models_dir)?;
+        let name = job.board.name();
+        let instance = match loaded.take() {
+            Some((n, instance)) if n == name => instance,
+            _ => job.board.instance(&config.data, &config.models_dir)?,
+        };
+        let instance = &loaded.insert((name, instance)).1;
         eprint!("score: [{}/{}] {} {} s {} ... ", i + 1, todo.len(), job.arm, job.budget, job.board.name());
         let limits =
             Limits { time_limit: Some(job.budget), node_limit: None, seed: 1, threads: threads(job.arm, config.cores) };
-        let found = run_arm(job.arm, &instance, &limits, stop)?;
+        let found = run_arm(job.arm, instance, &limits, stop)?;
         if stop.is_raised() {
             eprintln!("interrupted (not recorded)");
             break;
         }
-        let accepted = solver::accept(&instance, Status::Unknown, found.board.as_ref())?;
+        let accepted = solver::accept(instance, Status::Unknown, found.board.as_ref())?;
         let placed = found.board.as_ref().map_or(0, Board::placed);
         let best_seconds = found.trace.last().map_or(found.seconds, |p| p.0);
         eprintln!("{}/{} ({placed} cells) in {:.1} s", accepted.score, instance.grid.max_score(), found.seconds);

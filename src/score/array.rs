@@ -54,23 +54,27 @@ fn checkpoints(dir: &Path) -> Result<Vec<PathBuf>, Error> {
 /// # Errors
 /// A folder that cannot be listed, or one without a readable checkpoint.
 pub fn collect(dir: &Path) -> Result<Collected, Error> {
-    let mut instance: Option<Instance> = None;
+    // The first readable task's instance and its digest, against which the others are compared.
+    let mut first: Option<(Instance, String)> = None;
     let mut tasks = Vec::new();
     for path in checkpoints(dir)? {
         let state = match checkpoint::read_alone(&path) {
-            Ok((own, state)) => match &instance {
-                None => {
-                    instance = Some(own);
-                    Ok(state)
+            Ok((own, state)) => {
+                let sha = checkpoint::instance_sha256(&own);
+                match &first {
+                    None => {
+                        first = Some((own, sha));
+                        Ok(state)
+                    }
+                    Some((_, first_sha)) if *first_sha == sha => Ok(state),
+                    Some(_) => Err("a checkpoint of another instance than the first task's".to_owned()),
                 }
-                Some(first) if checkpoint::instance_sha256(first) == checkpoint::instance_sha256(&own) => Ok(state),
-                Some(_) => Err("a checkpoint of another instance than the first task's".to_owned()),
-            },
+            }
             Err(e) => Err(e.to_string()),
         };
         tasks.push(Task { path, state });
     }
-    let Some(instance) = instance else {
+    let Some((instance, _)) = first else {
         return Err(Error::Options(format!(
             "{}: no readable score checkpoint (*{SUFFIX}) among {} file(s)",
             dir.display(),

@@ -270,3 +270,20 @@ fn split_runs_cover_the_tree_exactly_once() {
         assert_eq!(runs.iter().map(|r| r.nodes).sum::<u64>(), single.nodes + above, "split at {level}");
     }
 }
+
+/// The estimate depends on the plan, the seed and the work budget only (no
+/// clock): the same three give the same estimate, and more work more runs.
+#[test]
+fn estimate_is_the_same_for_the_same_seed_and_work() {
+    let go = AtomicBool::new(false);
+    let p = planted(&PlantedSpec::square(8, 3, 6, 2)).unwrap();
+    let plan = plan::Plan::new(&p.instance, Order::RowScan, 0);
+    let run = |work: u64, seed: u64| estimate::estimate(&plan, 64, 4, work, seed, &[&go]);
+    let (a, b) = (run(2_000, 7), run(2_000, 7));
+    assert_eq!((a.ln_nodes.to_bits(), a.runs, a.work), (b.ln_nodes.to_bits(), b.runs, b.work));
+    assert!(a.work >= 1 && (1..=4).contains(&a.runs));
+    // A run always completes; the budget decides whether another starts.
+    assert_eq!(run(0, 7).runs, 1);
+    let all = run(u64::MAX, 7);
+    assert!(all.runs == 4 || all.solution.is_some(), "{} runs", all.runs);
+}
