@@ -54,7 +54,7 @@ fn mark(out: &mut String, rank: usize, x: f64, y: f64, colour: &str) {
     let r = 3.5;
     let style = format!("fill=\"{colour}\" stroke=\"{colour}\"");
     let hollow = format!("fill=\"white\" stroke=\"{colour}\" stroke-width=\"1.5\"");
-    let (shape, fill) = (rank % 5, if rank / 5 % 2 == 0 { &style } else { &hollow });
+    let (shape, fill) = (rank % 5, if (rank / 5).is_multiple_of(2) { &style } else { &hollow });
     let _ = match shape {
         0 => writeln!(out, "<circle cx=\"{x:.1}\" cy=\"{y:.1}\" r=\"{r}\" {fill}/>"),
         1 => writeln!(
