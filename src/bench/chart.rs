@@ -228,8 +228,14 @@ pub fn svg(rungs: &BTreeMap<Rung, Summary>) -> String {
             }
         }
     }
-    // One legend: arms by colour, then budgets by mark.
-    let mut y = panels_h + 18.0;
+    legend(&mut out, &arms, &budgets, panels_h + 18.0);
+    out.push_str("</svg>\n");
+    out
+}
+
+/// The one legend under the panels, from `y` down: the arms by colour, then
+/// the budgets by mark.
+fn legend(out: &mut String, arms: &[String], budgets: &[u64], mut y: f64) {
     for (k, arm) in arms.iter().enumerate() {
         let x = 12.0 + (k % 4) as f64 * 150.0;
         if k > 0 && k % 4 == 0 {
@@ -240,7 +246,7 @@ pub fn svg(rungs: &BTreeMap<Rung, Summary>) -> String {
             "<line x1=\"{x:.1}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\" stroke=\"{}\" stroke-width=\"3\"/>\
              <text x=\"{:.1}\" y=\"{:.1}\">{arm}</text>",
             x + 24.0,
-            colour(arm),
+            COLOURS[k % COLOURS.len()],
             x + 30.0,
             y + 4.0
         );
@@ -251,11 +257,9 @@ pub fn svg(rungs: &BTreeMap<Rung, Summary>) -> String {
         if k > 0 && k % 6 == 0 {
             y += 18.0;
         }
-        mark(&mut out, k, x + 6.0, y, "#333");
+        mark(out, k, x + 6.0, y, "#333");
         let _ = writeln!(out, "<text x=\"{:.1}\" y=\"{:.1}\">{} s budget</text>", x + 16.0, y + 4.0, budget(b));
     }
-    out.push_str("</svg>\n");
-    out
 }
 
 #[cfg(test)]
