@@ -63,10 +63,11 @@ const SPLIT_SUBTREES: f64 = 4096.0;
 pub const STRIP_TEST_GAIN: f64 = 2.5;
 
 /// Work budget of the estimate of one order: particles expanded, summed over
-/// depths and runs (a run of 4096 particles down 100 cells is 409,600). In
-/// work, not time, so that a seed gives the same choice of order on any
-/// machine and under any load. 18 orders at this budget take about 0.5 s on
-/// two threads on a 16x16 board.
+/// depths and runs (one run on a 16x16 5+26 board expands about 170,000, so
+/// this is about three). In work, not time, so that a seed gives the same
+/// choice of order on any machine and under any load. The 18 orders at this
+/// budget, with the strip test's check, take 0.8-1.2 s on two threads on the
+/// planted 16x16 5+26 boards (results/reach).
 pub const ESTIMATE_WORK: u64 = 1 << 19;
 
 /// Seconds of time limit below which the estimates' work shrinks in
