@@ -18,7 +18,7 @@ use std::path::Path;
 
 use super::{field_error, read_text, same_size};
 use crate::error::Error;
-use crate::puzzle::{Board, Colour, Grid, Instance, Placement, Rotation};
+use crate::puzzle::{Board, Colour, GREY, Grid, Instance, Piece, Placement, Rotation};
 
 /// The viewer's address; links written here open our boards there.
 pub const VIEWER: &str = "https://e2.bucas.name/";
@@ -209,6 +209,31 @@ pub fn to_board(path: &Path, link: &Link, instance: &Instance) -> Result<Board, 
     Ok(board)
 }
 
+/// The instance a full link shows: each cell's four colours, as shown, become
+/// a piece in reference orientation (numbered by `board_pieces` when the link
+/// has them and they are 1..=cells once each, else in cell order); no clues.
+/// The link's board is then a solution of it when its joins all match.
+pub fn to_instance(path: &Path, link: &Link) -> Result<Instance, Error> {
+    if let Some(cell) = link.edges.iter().position(|e| *e == [GREY; 4]) {
+        return Err(field_error(
+            path,
+            "board_edges",
+            format!("cell {} is empty: an instance needs a piece on every cell", cell_name(link.grid, cell)),
+        ));
+    }
+    let cells = link.grid.cells();
+    let numbered = link.pieces.as_ref().filter(|numbers| {
+        let mut seen = vec![false; cells + 1];
+        numbers.iter().all(|&n| (1..=cells).contains(&n) && !std::mem::replace(&mut seen[n], true))
+    });
+    let mut pieces = vec![Piece([GREY; 4]); cells];
+    for (cell, edges) in link.edges.iter().enumerate() {
+        let index = numbered.map_or(cell, |numbers| numbers[cell] - 1);
+        pieces[index] = Piece(*edges);
+    }
+    Ok(Instance { grid: link.grid, pieces, clues: Vec::new() })
+}
+
 /// Writes a board as a link in the default colour numbering, with `board_pieces`.
 pub fn to_link(board: &Board, instance: &Instance, name: &str) -> String {
     let mut edges = String::with_capacity(4 * board.cells.len());
@@ -248,7 +273,6 @@ pub fn can_write(instance: &Instance) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzle::Piece;
 
     /// Found by `cargo fuzz` (target bucas): the message quoted the first 12
     /// bytes of `board_pieces`, which cut a two-byte character in half and panicked.
@@ -286,6 +310,24 @@ mod tests {
         // Without piece numbers, colours identify the pieces.
         let bare = parse(Path::new("x"), "https://host/?board_w=3&board_h=1&board_edges=afaaagafaaag").unwrap();
         assert_eq!(to_board(Path::new("x"), &bare, &instance).unwrap(), board);
+    }
+
+    #[test]
+    fn a_full_link_is_an_instance_its_board_solves() {
+        let planted = crate::generate::planted(&crate::generate::PlantedSpec::square(5, 2, 3, 7)).unwrap();
+        let p = Path::new("l");
+        let link = parse(p, &to_link(&planted.solution, &planted.instance, "x")).unwrap();
+        let instance = to_instance(p, &link).unwrap();
+        // Numbered by board_pieces: the planted instance's pieces, each as its cell shows it.
+        for placement in planted.solution.cells.iter().flatten() {
+            let shown = planted.instance.pieces[placement.piece].rotated(placement.rotation);
+            assert_eq!(instance.pieces[placement.piece].0, shown);
+        }
+        let board = to_board(p, &link, &instance).unwrap();
+        assert!(crate::check::check(&instance, &board).is_solution());
+        let empty = parse(p, "#board_w=2&board_h=1&board_edges=abaaaaaa").unwrap();
+        let e = to_instance(p, &empty).unwrap_err().to_string();
+        assert!(e.contains("board_edges") && e.contains("A2 is empty"), "{e}");
     }
 
     #[test]

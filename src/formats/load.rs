@@ -1,8 +1,9 @@
 //! Reading any supported instance or board, by file name and content.
 //!
-//! Instances: `.json` is instance JSON; anything else is a piece list (its
-//! column order from the caller, else from its comment header, else `nesw`),
-//! optionally with a clue list beside it. Boards: board JSON (`{`), a bucas
+//! Instances: `.json` is instance JSON; a bucas link (the link itself, or a
+//! file holding one) gives the pieces its cells show; anything else is a piece
+//! list (its column order from the caller, else from its comment header, else
+//! `nesw`), optionally with a clue list beside it. Boards: board JSON (`{`), a bucas
 //! link (`board_edges=`), a decoded board (`A1 y x piece rot N E S W` lines) or
 //! a Brendan solution (`W H`, then `x y rot` lines).
 
@@ -39,15 +40,7 @@ pub struct Loaded {
 
 /// Reads an instance of any supported format.
 pub fn instance(path: &Path, options: &InstanceOptions<'_>) -> Result<Loaded, Error> {
-    let stem = path.file_stem().map_or_else(|| "instance".to_owned(), |s| s.to_string_lossy().into_owned());
-    let (mut instance, name, columns) = if path.extension().is_some_and(|e| e == "json") {
-        let file = instance_json::read(path)?;
-        (file.instance, file.name.unwrap_or(stem), None)
-    } else {
-        let text = read_text(path)?;
-        let columns = options.columns.or_else(|| Columns::from_header(&text)).unwrap_or(Columns::NESW);
-        (piece_list::parse(path, &text, columns, options.size)?, stem, Some(columns))
-    };
+    let (mut instance, name, columns) = read_instance(path, options)?;
     let mut clue_names: Vec<String> = (1..=instance.clues.len()).map(|k| format!("clue {k}")).collect();
     if let Some(clues) = options.clues {
         let named = clue_list::read(clues, &instance)?;
@@ -55,6 +48,28 @@ pub fn instance(path: &Path, options: &InstanceOptions<'_>) -> Result<Loaded, Er
         instance.clues = named.into_iter().map(|c| c.clue).collect();
     }
     Ok(Loaded { instance, name, clue_names, columns })
+}
+
+/// The instance at `path` (or the link `path` is), its name and, for a piece
+/// list, the column order it was read with.
+fn read_instance(path: &Path, options: &InstanceOptions<'_>) -> Result<(Instance, String, Option<Columns>), Error> {
+    let stem = path.file_stem().map_or_else(|| "instance".to_owned(), |s| s.to_string_lossy().into_owned());
+    if let Some(link) = path.to_str().filter(|p| bucas::sniff(p)) {
+        let source = Path::new("(link)");
+        let link = bucas::parse(source, link)?;
+        return Ok((bucas::to_instance(source, &link)?, link.name.unwrap_or_else(|| "link".to_owned()), None));
+    }
+    if path.extension().is_some_and(|e| e == "json") {
+        let file = instance_json::read(path)?;
+        return Ok((file.instance, file.name.unwrap_or(stem), None));
+    }
+    let text = read_text(path)?;
+    if bucas::sniff(&text) {
+        let link = bucas::first_link(path, &text)?;
+        return Ok((bucas::to_instance(path, &link)?, link.name.unwrap_or(stem), None));
+    }
+    let columns = options.columns.or_else(|| Columns::from_header(&text)).unwrap_or(Columns::NESW);
+    Ok((piece_list::parse(path, &text, columns, options.size)?, stem, Some(columns)))
 }
 
 /// A board read for an instance, with the name its source gives it.
