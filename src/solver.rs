@@ -365,7 +365,8 @@ fn cpsat_after_search(
 }
 
 /// The score search on the order whose exact tree the estimator finds smallest
-/// (it reaches deepest before breaks unlock), unless the options name one.
+/// (it reaches deepest before breaks unlock), unless the options name one. The
+/// estimates' seconds count in the time limit and in every best board's time.
 fn score_search(
     instance: &Instance,
     options: &score::Options,
@@ -373,10 +374,18 @@ fn score_search(
     stop: &Stop,
     on_best: &(dyn Fn(&score::Best) + Sync),
 ) -> Outcome {
+    let start = Instant::now();
     let limits = Limits { threads: SolverKind::Search.threads(limits.threads), ..*limits };
     let order = options.order.or_else(|| search::best_order(instance, &limits, stop));
     let options = score::Options { order, ..options.clone() };
-    score::solve(instance, &options, &limits, stop, on_best).map_stats(Stats::Score)
+    // The estimates' seconds count: in the time limit, and in each best's time.
+    let spent = start.elapsed().as_secs_f64();
+    let rest = Limits { time_limit: limits.time_limit.map(|t| (t - spent).max(0.01)), ..limits };
+    let shifted = |best: &score::Best| on_best(&score::Best { seconds: spent + best.seconds, ..best.clone() });
+    let mut outcome = score::solve(instance, &options, &rest, stop, &shifted);
+    outcome.seconds += spent;
+    outcome.stats.best_seconds = outcome.stats.best_seconds.map(|t| t + spent);
+    outcome.map_stats(Stats::Score)
 }
 
 /// Share of a score run's time limit the search gets before CP-SAT repairs its board.
