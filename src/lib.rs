@@ -84,6 +84,7 @@ pub mod generate;
 pub mod improve;
 pub mod input;
 pub mod interrupt;
+pub mod live;
 pub mod mip;
 pub mod oracle;
 pub mod outcome;
@@ -99,5 +100,7 @@ pub mod search;
 pub mod solver;
 pub mod stop;
 pub mod verdict;
+#[cfg(feature = "watch")]
+pub mod watch;
 
 pub use error::{Error, Result};

@@ -142,6 +142,7 @@ pub fn race<S: Entrant>(
     let mut best: Option<(Option<Board>, usize)> = None;
     let mut winner: Option<(usize, (Status, Option<Board>), f64)> = None;
     let mut status = Progress::new(progress, arms);
+    crate::live::arms(&arms.iter().map(|a| (a.solver.name().to_owned(), a.threads)).collect::<Vec<_>>());
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::channel::<Finished>();
         for (index, (arm, arm_stop)) in arms.iter().zip(&stops).enumerate() {
@@ -193,6 +194,8 @@ pub fn race<S: Entrant>(
                 Err(error) => report.error = Some(error.to_string()),
             }
             status.finished(&report);
+            let state = if report.error.is_some() { "error".to_owned() } else { report.status.to_string() };
+            crate::live::arm_done(finished.index, &state, report.seconds);
             reports[finished.index] = Some(report);
         }
     });

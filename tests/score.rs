@@ -3,14 +3,9 @@
 mod common;
 
 use std::io::{BufRead as _, BufReader};
-use std::path::Path;
 use std::process::Stdio;
 
-use common::{bin, generate, run, scratch, text};
-
-fn model(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("models").join(name).to_str().unwrap().to_owned()
-}
+use common::{bin, generate, model, run, scratch, text};
 
 #[test]
 fn a_small_planted_board_reaches_the_full_score_and_its_trace_is_written() {

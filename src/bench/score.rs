@@ -259,17 +259,20 @@ struct Found {
 fn run_arm(arm: ScoreArm, instance: &Instance, limits: &Limits, stop: &Stop) -> Result<Found, Error> {
     let solver = Solver::new(arm.kind());
     if arm == ScoreArm::Dfs {
-        let outcome = solver.solve(instance, limits, stop)?;
+        let (outcome, _) = solver::solve_accepted(&solver, instance, limits, stop)?;
         return Ok(Found { board: outcome.board, trace: Vec::new(), seconds: outcome.seconds });
     }
     let trace = Mutex::new(Vec::new());
     let on_best = |best: &score::Best| {
         let report = check(instance, &best.board);
         if report.placed == instance.grid.cells() && report.only_joins_mismatch() {
+            crate::live::verified(&best.board, report.score);
             trace.lock().unwrap_or_else(|e| e.into_inner()).push((round3(best.seconds), report.score));
         }
     };
+    crate::live::begin(&format!("{arm} for the score on a {} board", instance.grid), instance);
     let outcome = solver.solve_score(instance, &score::Options::default(), limits, stop, &on_best)?;
+    crate::live::end(&outcome.status.to_string());
     let mut trace = trace.into_inner().unwrap_or_else(|e| e.into_inner());
     trace.sort_by(|a, b| a.0.total_cmp(&b.0));
     Ok(Found { board: outcome.board, trace, seconds: outcome.seconds })

@@ -19,6 +19,7 @@ use super::args::{
     Numbers, cores, numbers, seconds, shard, shard_or_slurm, size_and_seconds, size_and_seeds, write_out,
 };
 use super::show::unless_interrupted;
+use super::watch::WatchArgs;
 
 #[derive(Subcommand)]
 pub(crate) enum BenchCommand {
@@ -89,6 +90,8 @@ pub(crate) struct ScoreArgs {
     /// The time-to-score chart to write (`{shard}` becomes K).
     #[arg(long, default_value = "results/score/time-to-score.svg")]
     svg: PathBuf,
+    #[command(flatten)]
+    watch: WatchArgs,
 }
 
 #[derive(Args)]
@@ -137,6 +140,8 @@ pub(crate) struct ReachArgs {
     /// SLURM_ARRAY_TASK_MIN + 1 of SLURM_ARRAY_TASK_COUNT; else 1/1.
     #[arg(long, value_parser = shard)]
     shard: Option<(usize, usize)>,
+    #[command(flatten)]
+    watch: WatchArgs,
 }
 
 /// A list of numbers, or `none` for an empty one.
@@ -220,6 +225,8 @@ pub(crate) struct CliffArgs {
     /// SLURM_ARRAY_TASK_MIN + 1 of SLURM_ARRAY_TASK_COUNT; else 1/1.
     #[arg(long, value_parser = shard)]
     shard: Option<(usize, usize)>,
+    #[command(flatten)]
+    watch: WatchArgs,
 }
 
 #[derive(Args)]
@@ -408,9 +415,12 @@ fn cliff(args: CliffArgs) -> Result<ExitCode> {
         runs: runs::shard_path(&args.runs, shard.0),
         shard,
     };
+    let watching = args.watch.start("edgematch bench cliff")?;
     let stop = stop()?;
     let _ = cliff::run(&config, &Provenance::current(), &stop)?;
-    Ok(unless_interrupted(ExitCode::SUCCESS))
+    let code = unless_interrupted(ExitCode::SUCCESS);
+    watching.linger(&stop);
+    Ok(code)
 }
 
 fn report(args: ReportArgs) -> Result<ExitCode> {
@@ -488,13 +498,19 @@ fn reach(args: ReachArgs) -> Result<ExitCode> {
         runs: runs::shard_path(&args.runs, shard.0),
         shard,
     };
-    let _ = reach::run(&config, &Provenance::current(), &stop()?)?;
-    Ok(unless_interrupted(ExitCode::SUCCESS))
+    let watching = args.watch.start("edgematch bench reach")?;
+    let stop = stop()?;
+    let _ = reach::run(&config, &Provenance::current(), &stop)?;
+    let code = unless_interrupted(ExitCode::SUCCESS);
+    watching.linger(&stop);
+    Ok(code)
 }
 
 fn score(args: ScoreArgs) -> Result<ExitCode> {
     let mut files = args.merge.clone();
     let (mut out, mut svg) = (args.out.clone(), args.svg.clone());
+    let watching = args.watch.start("edgematch bench score")?;
+    let stop = stop()?;
     if files.is_empty() {
         let shard = shard_or_slurm(args.shard)?;
         let mut boards = Vec::new();
@@ -526,7 +542,7 @@ fn score(args: ScoreArgs) -> Result<ExitCode> {
             runs: runs::shard_path(&args.runs, shard.0),
             shard,
         };
-        let _ = bench::score::run(&config, &Provenance::current(), &stop()?)?;
+        let _ = bench::score::run(&config, &Provenance::current(), &stop)?;
         files.push(config.runs);
         out = runs::shard_path(&args.out, shard.0);
         svg = runs::shard_path(&args.svg, shard.0);
@@ -538,5 +554,7 @@ fn score(args: ScoreArgs) -> Result<ExitCode> {
     write_out(&out, &score_report::markdown(&all))?;
     write_out(&svg, &score_report::svg(&all))?;
     eprintln!("score: {} runs; wrote {} and {}", score_report::latest(&all).len(), out.display(), svg.display());
-    Ok(unless_interrupted(ExitCode::SUCCESS))
+    let code = unless_interrupted(ExitCode::SUCCESS);
+    watching.linger(&stop);
+    Ok(code)
 }

@@ -17,6 +17,7 @@ mod show;
 mod solve;
 mod split;
 mod verify;
+mod watch;
 
 use std::process::ExitCode;
 

@@ -143,6 +143,7 @@ pub(crate) fn solve(
             eprintln!("edgematch: {e}");
         }
         save(&best.board);
+        edgematch::live::verified(&best.board, best.score);
         *kept.lock().unwrap_or_else(|e| e.into_inner()) = Some(best.board.clone());
         println!("best: {}/{max} after {:.3} s", best.score, before + best.seconds);
         if let Some(path) = &args.trace {

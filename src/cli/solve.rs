@@ -17,6 +17,7 @@ use super::args::{InstanceSourceArgs, SEED_RANGE, cores, given_flags, seconds};
 use super::cubes;
 use super::score::{self, ScoreArgs};
 use super::show::{describe, log_to_stderr, unless_interrupted};
+use super::watch::WatchArgs;
 
 #[derive(Args)]
 pub(crate) struct SolveArgs {
@@ -66,6 +67,8 @@ pub(crate) struct SolveArgs {
     sat: SatArgs,
     #[command(flatten)]
     score: ScoreArgs,
+    #[command(flatten)]
+    watch: WatchArgs,
 }
 
 /// Flags that only the SAT backend takes.
@@ -299,6 +302,7 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
         write_atomic(path, &model.proto.encode_to_vec())?;
         eprintln!("wrote the model to {}", path.display());
     }
+    let watching = args.watch.start("edgematch solve")?;
     let stop = interrupt::install().map_err(anyhow::Error::msg)?;
     // This line is also the sign, for whoever waits on it, that Ctrl-C is handled from here on.
     let described = match args.objective {
@@ -306,6 +310,7 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
         Objective::Score => solver.describe_score(&limits),
     };
     println!("solver: {described}");
+    edgematch::live::begin(&format!("{} on {}", args.solver, loaded.name), instance);
     let outcome = match args.objective {
         Objective::Full => solver.solve(instance, &limits, &stop)?,
         Objective::Score => score::solve(&args.score, &solver, instance, &limits, &stop, args.out.as_deref())?,
@@ -324,6 +329,10 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
             return Ok(ExitCode::from(3));
         }
     };
+    if let Some(board) = &outcome.board {
+        edgematch::live::verified(board, verified.score);
+    }
+    edgematch::live::end(&status.to_string());
     if let Some(cube) = &cube
         && !cubes::record(&args.instance, cube, status, &outcome, &solver.describe(&limits))?
     {
@@ -340,7 +349,9 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
             println!("view: {}", bucas::to_link(board, instance, &loaded.name));
         }
     }
-    Ok(unless_interrupted(if verified.solved { ExitCode::SUCCESS } else { ExitCode::from(1) }))
+    let code = unless_interrupted(if verified.solved { ExitCode::SUCCESS } else { ExitCode::from(1) });
+    watching.linger(&stop);
+    Ok(code)
 }
 
 /// Writes the verified board where `--out` and `--svg` ask.

@@ -418,6 +418,7 @@ pub(crate) fn attempt(
                 }
                 open(plan, &colour_of, &mut frames[depth], depth);
                 if nodes >= next_poll {
+                    crate::live::nodes(nodes + POLL - next_poll);
                     next_poll = nodes + POLL;
                     if nodes >= cap {
                         return (End::Capped, nodes);

@@ -422,6 +422,7 @@ pub(crate) fn run(plan: &Plan, bounds: &Bounds, stop: &AtomicBool, cancel: &Atom
                 }
                 let nodes = w.nodes;
                 if nodes >= next_poll {
+                    crate::live::nodes(nodes + POLL - next_poll);
                     next_poll = nodes + POLL;
                     if let Some(end) = bounds.reached(nodes, stop, cancel) {
                         return finish(end, nodes, &best_chosen);

@@ -21,6 +21,11 @@ pub(crate) fn text(output: &Output) -> String {
     format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr))
 }
 
+/// A file of `models/`, as an argument.
+pub(crate) fn model(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("models").join(name).to_str().unwrap().to_owned()
+}
+
 /// A fresh, empty folder under the target directory.
 pub(crate) fn scratch(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);

@@ -1,0 +1,85 @@
+//! `--watch`: the live page's routes over a real run, the port-in-use error, and the page staying up until Ctrl-C.
+//! (The page itself, in a browser, is tested by `python/tests/test_watch.py`.)
+
+mod common;
+
+use std::io::{BufRead as _, BufReader, Read as _, Write as _};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{bin, model, run, text};
+
+/// `GET path` on `address`: the status code and the body.
+fn get(address: &str, method: &str, path: &str) -> (u16, String) {
+    let mut stream = TcpStream::connect(address).unwrap();
+    write!(stream, "{method} {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
+        .unwrap();
+    let mut response = String::new();
+    let _ = stream.read_to_string(&mut response).unwrap();
+    let code = response.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+    let body = response.split_once("\r\n\r\n").map_or("", |(_, b)| b).to_owned();
+    (code, body)
+}
+
+/// Starts `args` and returns the child and the address its `watch:` line gives.
+fn start(args: &[&str]) -> (Child, String) {
+    let mut child = bin().args(args).stdout(Stdio::null()).stderr(Stdio::piped()).spawn().unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    while !line.starts_with("watch: http://") {
+        line.clear();
+        assert!(stderr.read_line(&mut line).unwrap() > 0, "no watch line");
+    }
+    let address = line.trim().trim_start_matches("watch: http://").trim_end_matches('/').to_owned();
+    // Keep reading stderr, so the child never blocks on a full pipe.
+    let _ = std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
+    (child, address)
+}
+
+#[test]
+fn the_page_follows_a_score_run_and_stays_up_until_ctrl_c() {
+    let instance = model("planted-10x10-f5i17-s1.json");
+    let (mut child, address) =
+        start(&["solve", &instance, "--objective", "score", "--time-limit", "2", "--seed", "3", "--watch"]);
+    assert!(address.starts_with("127.0.0.1:"), "{address}");
+    let (code, page) = get(&address, "GET", "/");
+    assert_eq!(code, 200);
+    assert!(page.contains("EventSource(\"/events\")"), "the page listens to the pushed events");
+    // The run ends (2 s), the page stays, with the verified board's score.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let state = loop {
+        let (code, body) = get(&address, "GET", "/state.json");
+        assert_eq!(code, 200);
+        let state: serde_json::Value = serde_json::from_str(&body).unwrap();
+        if state["status"] != "running" && state["status"] != "starting" {
+            break state;
+        }
+        assert!(Instant::now() < deadline, "the run never ended: {state}");
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert!(child.try_wait().unwrap().is_none(), "the process must stay up after the run");
+    let score = state["score"].as_u64().expect("a verified board");
+    assert_eq!(state["max_score"], 180);
+    assert!(score <= 180 && state["board"]["width"] == 10, "{state}");
+    assert_eq!(state["history"].as_array().unwrap().last().unwrap()[1], score);
+    assert!(state["svg"].as_str().unwrap().contains(&format!("{score}/180")));
+    // Read-only: no other method, no other path.
+    assert_eq!(get(&address, "POST", "/state.json").0, 405);
+    assert_eq!(get(&address, "GET", "/stop").0, 404);
+    // SAFETY: kill(2) on our own child's pid.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let status = child.wait().unwrap();
+    assert!(status.code().is_some(), "ended by Ctrl-C's handler, not killed: {status}");
+}
+
+#[test]
+fn a_port_in_use_exits_2_naming_it() {
+    let taken = TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = taken.local_addr().unwrap().to_string();
+    let output = run(&["solve", &model("planted-10x10-f5i17-s1.json"), "--watch", &address]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+    assert!(text(&output).contains(&format!("--watch {address}")), "{}", text(&output));
+    let output = run(&["solve", &model("planted-10x10-f5i17-s1.json"), "--watch", "not-an-address"]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+}
