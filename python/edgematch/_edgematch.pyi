@@ -1,0 +1,141 @@
+"""Type stubs of the native module `edgematch._edgematch` (re-exported by `edgematch`)."""
+
+from os import PathLike
+from typing import Literal, Optional, Union
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+ORTOOLS_VERSION: str
+
+StrPath = Union[str, PathLike[str]]
+SolverName = Literal["auto", "search", "sat", "cpsat", "dfs", "mip"]
+ObjectiveName = Literal["full", "score"]
+StatusName = Literal["solved", "infeasible", "unknown", "interrupted"]
+
+class Error(ValueError):
+    """A file, an argument or an answer edgematch refuses; the message names the file and the field."""
+
+class Instance:
+    """A puzzle: the board size, the pieces and the clue cells."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def width(self) -> int: ...
+    @property
+    def height(self) -> int: ...
+    @property
+    def max_score(self) -> int:
+        """The inner joins: the score of a full solution."""
+    @property
+    def pieces(self) -> npt.NDArray[np.int32]:
+        """Shape (pieces, 4): N, E, S, W colours in reference orientation, 0 = grey."""
+    @property
+    def clues(self) -> list[tuple[int, int, int, int]]:
+        """(row, column, piece, rotation) per clue; piece 0-based, clockwise quarter turns."""
+    def save(self, path: StrPath) -> None:
+        """Writes instance JSON (whole or not at all)."""
+    def to_json(self) -> str: ...
+    def _repr_svg_(self) -> str: ...
+    def __eq__(self, other: object) -> bool: ...
+
+class Board:
+    """One optional (piece, rotation) per cell; -1 marks an empty cell in both arrays."""
+
+    @staticmethod
+    def from_arrays(
+        pieces: npt.ArrayLike, rotations: npt.ArrayLike, instance: Optional[Instance] = None
+    ) -> Board:
+        """A board from two (height, width) arrays: 0-based pieces, clockwise quarter turns."""
+    @property
+    def pieces(self) -> npt.NDArray[np.int32]:
+        """Shape (height, width): 0-based pieces (rows of Instance.pieces), -1 for empty."""
+    @property
+    def rotations(self) -> npt.NDArray[np.int32]:
+        """Shape (height, width): clockwise quarter turns 0..3, -1 for empty."""
+    @property
+    def width(self) -> int: ...
+    @property
+    def height(self) -> int: ...
+    @property
+    def placed(self) -> int: ...
+    def to_bucas(self, name: Optional[str] = None) -> str:
+        """The board as an e2.bucas.name link (the board must know its instance)."""
+    def to_json(self) -> str:
+        """Board JSON (pieces 1-based, as in the file format)."""
+    def save(self, path: StrPath) -> None:
+        """Board JSON; an SVG picture for `.svg`; a bucas link for `.url` or `.txt`."""
+    def _repr_svg_(self) -> str: ...
+    def __eq__(self, other: object) -> bool: ...
+
+class Result:
+    """What `solve` returns; `board` has passed the checker."""
+
+    @property
+    def status(self) -> StatusName: ...
+    @property
+    def board(self) -> Optional[Board]: ...
+    @property
+    def score(self) -> Optional[int]: ...
+    @property
+    def max_score(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def solver(self) -> SolverName: ...
+    @property
+    def stats(self) -> dict[str, object]: ...
+
+class Verdict:
+    """The checker's verdict; truthy when the board is a full solution."""
+
+    @property
+    def score(self) -> int: ...
+    @property
+    def max_score(self) -> int: ...
+    @property
+    def valid(self) -> bool:
+        """True for a full board that keeps every rule."""
+    @property
+    def verdict(self) -> Literal["solution", "partial", "imperfect", "invalid"]: ...
+    @property
+    def placed(self) -> int: ...
+    @property
+    def violations(self) -> list[tuple[str, str]]:
+        """(kind, message) per violation."""
+    @property
+    def text(self) -> str:
+        """The report `edgematch verify` prints."""
+    def __bool__(self) -> bool: ...
+
+def load(path: StrPath, columns: Optional[str] = None, clues: Optional[StrPath] = None) -> Instance:
+    """Instance JSON, a piece list, or an e2.bucas.name link (a file or the link itself)."""
+
+def generate(
+    size: Optional[int] = None,
+    frame_colours: int = 5,
+    interior_colours: int = 17,
+    clues: int = 5,
+    seed: int = 1,
+    width: Optional[int] = None,
+    height: Optional[int] = None,
+) -> Instance:
+    """A planted board built from a known solution."""
+
+def load_board(path: StrPath, instance: Instance) -> Board:
+    """A board of `instance` in any board format the command line reads."""
+
+def solve(
+    instance: Instance,
+    solver: SolverName = "auto",
+    time_limit: Optional[float] = None,
+    objective: ObjectiveName = "full",
+    seed: int = 1,
+    threads: Optional[int] = None,
+) -> Result:
+    """Solves with the GIL released; Ctrl-C raises KeyboardInterrupt."""
+
+def verify(instance: Instance, board: Union[Board, StrPath]) -> Verdict:
+    """The checker's verdict on `board` as a solution of `instance`."""

@@ -1,0 +1,204 @@
+//! `edgematch.Board`: a board as numpy arrays of pieces and rotations, its formats and its picture.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use edgematch::formats::load::{self, Loaded};
+use edgematch::formats::{board_json, bucas};
+use edgematch::output::write_atomic;
+use edgematch::puzzle::{Board as CoreBoard, Grid, Placement, Rotation};
+use edgematch::render;
+use pyo3::prelude::*;
+
+use crate::error;
+use crate::instance::Instance;
+
+/// A board: one optional (piece, rotation) per cell. `pieces` and `rotations`
+/// are numpy arrays of shape (height, width): the piece as a 0-based row of
+/// `Instance.pieces`, the rotation in clockwise quarter turns, -1 in both for
+/// an empty cell. A board from `solve` knows its instance; one made with
+/// `from_arrays` does when given it.
+#[pyclass(frozen, module = "edgematch")]
+pub(crate) struct Board {
+    pub(crate) board: CoreBoard,
+    pub(crate) instance: Option<Arc<Loaded>>,
+}
+
+impl Board {
+    fn loaded(&self, what: &str) -> PyResult<&Loaded> {
+        self.instance.as_deref().ok_or_else(|| {
+            error(format!("{what}: this board has no instance (give one to Board.from_arrays or load_board)"))
+        })
+    }
+
+    /// One value per cell, row by row, as a numpy array of shape (height, width).
+    fn grid_array<'py>(&self, py: Python<'py>, value: impl Fn(&Placement) -> i64) -> PyResult<Bound<'py, PyAny>> {
+        let rows: Vec<Vec<i64>> = self
+            .board
+            .cells
+            .chunks(self.board.grid.width)
+            .map(|row| row.iter().map(|c| c.as_ref().map_or(-1, &value)).collect())
+            .collect();
+        py.import("numpy")?.call_method1("array", (rows, "int32"))
+    }
+}
+
+/// Reads an array-like of shape (height, width) as integers, row by row.
+fn rows_of(py: Python<'_>, name: &str, array: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<i64>>> {
+    let numpy = py.import("numpy")?;
+    let array = numpy.call_method1("asarray", (array,))?;
+    let ndim: usize = array.getattr("ndim")?.extract()?;
+    if ndim != 2 {
+        return Err(error(format!("{name}: expected a 2-D array (height, width), got {ndim} dimension(s)")));
+    }
+    array
+        .call_method1("astype", ("int64",))
+        .and_then(|a| a.call_method0("tolist"))
+        .and_then(|l| l.extract())
+        .map_err(|e| error(format!("{name}: expected integers: {e}")))
+}
+
+#[pymethods]
+impl Board {
+    /// A board from two arrays of shape (height, width): 0-based pieces and
+    /// clockwise quarter turns, -1 for an empty cell (in both).
+    #[staticmethod]
+    #[pyo3(signature = (pieces, rotations, instance=None))]
+    fn from_arrays(
+        py: Python<'_>,
+        pieces: &Bound<'_, PyAny>,
+        rotations: &Bound<'_, PyAny>,
+        instance: Option<&Instance>,
+    ) -> PyResult<Board> {
+        let pieces = rows_of(py, "pieces", pieces)?;
+        let rotations = rows_of(py, "rotations", rotations)?;
+        let (height, width) = (pieces.len(), pieces.first().map_or(0, Vec::len));
+        let grid = Grid::new(width, height).map_err(|e| error(format!("pieces: {e}")))?;
+        if rotations.len() != height || rotations.iter().chain(&pieces).any(|r| r.len() != width) {
+            return Err(error(format!("pieces and rotations: expected two rectangular {width}x{height} arrays")));
+        }
+        let mut board = CoreBoard::empty(grid);
+        for (cell, (&piece, &turns)) in pieces.iter().flatten().zip(rotations.iter().flatten()).enumerate() {
+            let (r, c) = grid.row_col(cell);
+            board.cells[cell] = match (piece, turns) {
+                (-1, -1) => None,
+                (p, t) if p >= 0 && (0..4).contains(&t) => {
+                    Some(Placement { piece: p as usize, rotation: Rotation::wrapping(t as usize) })
+                }
+                (p, t) => {
+                    return Err(error(format!(
+                        "cell [{r}][{c}]: piece {p}, rotation {t}: expected a piece >= 0 with a rotation in 0..=3, or -1 and -1"
+                    )));
+                }
+            };
+        }
+        if let Some(instance) = instance {
+            check_fits(&board, instance.inner())?;
+        }
+        Ok(Board { board, instance: instance.map(|i| Arc::clone(&i.loaded)) })
+    }
+
+    /// 0-based pieces, shape (height, width), -1 for an empty cell.
+    #[getter]
+    fn pieces<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.grid_array(py, |p| p.piece as i64)
+    }
+
+    /// Clockwise quarter turns, shape (height, width), -1 for an empty cell.
+    #[getter]
+    fn rotations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        self.grid_array(py, |p| i64::from(p.rotation.turns()))
+    }
+
+    /// Columns of the board.
+    #[getter]
+    fn width(&self) -> usize {
+        self.board.grid.width
+    }
+
+    /// Rows of the board.
+    #[getter]
+    fn height(&self) -> usize {
+        self.board.grid.height
+    }
+
+    /// Occupied cells.
+    #[getter]
+    fn placed(&self) -> usize {
+        self.board.placed()
+    }
+
+    /// The board as an e2.bucas.name link (needs its instance; colours up to 22).
+    #[pyo3(signature = (name=None))]
+    fn to_bucas(&self, name: Option<&str>) -> PyResult<String> {
+        let loaded = self.loaded("to_bucas")?;
+        if !bucas::can_write(&loaded.instance) {
+            return Err(error("to_bucas: the instance has colours past 22, which the link's letters cannot show"));
+        }
+        Ok(bucas::to_link(&self.board, &loaded.instance, name.unwrap_or(&loaded.name)))
+    }
+
+    /// The board as board JSON text (pieces 1-based, as in the file format).
+    fn to_json(&self) -> String {
+        board_json::to_string(&self.board)
+    }
+
+    /// Writes the board, whole or not at all: board JSON, or an SVG picture
+    /// when the file name ends in `.svg`, or a bucas link in `.url`/`.txt`.
+    fn save(&self, path: PathBuf) -> PyResult<()> {
+        let text = match path.extension().and_then(|e| e.to_str()) {
+            Some("svg") => self.svg("save")?,
+            Some("url" | "txt") => self.to_bucas(None)? + "\n",
+            _ => board_json::to_string(&self.board),
+        };
+        write_atomic(&path, text.as_bytes()).map_err(error)
+    }
+
+    /// The picture `edgematch render` draws (Jupyter shows it).
+    fn _repr_svg_(&self) -> PyResult<String> {
+        self.svg("_repr_svg_")
+    }
+
+    fn __repr__(&self) -> String {
+        format!("Board(size={}, placed={}/{})", self.board.grid, self.board.placed(), self.board.cells.len())
+    }
+
+    fn __eq__(&self, other: &Board) -> bool {
+        self.board == other.board
+    }
+}
+
+impl Board {
+    fn svg(&self, what: &str) -> PyResult<String> {
+        let loaded = self.loaded(what)?;
+        Ok(render::svg(&loaded.instance, &self.board, &loaded.name, render::Style::default()))
+    }
+}
+
+/// A board's pieces must exist in the instance, and the sizes agree.
+fn check_fits(board: &CoreBoard, instance: &edgematch::puzzle::Instance) -> PyResult<()> {
+    if board.grid != instance.grid {
+        return Err(error(format!("the board is {}, the instance {}", board.grid, instance.grid)));
+    }
+    if let Some((cell, p)) =
+        board.cells.iter().enumerate().find_map(|(i, c)| c.filter(|p| p.piece >= instance.pieces.len()).map(|p| (i, p)))
+    {
+        let (r, c) = board.grid.row_col(cell);
+        return Err(error(format!(
+            "cell [{r}][{c}]: piece {} is not one of the instance's {} pieces (0-based)",
+            p.piece,
+            instance.pieces.len()
+        )));
+    }
+    Ok(())
+}
+
+/// Reads a board of `instance` in any format the command line reads: board
+/// JSON, an e2.bucas.name link (a file, or the link itself), decoded board
+/// lines or a Brendan solution.
+#[pyfunction]
+pub(crate) fn load_board(path: PathBuf, instance: &Instance) -> PyResult<Board> {
+    let loaded = load::board(Path::new(&path), instance.inner()).map_err(error)?;
+    check_fits(&loaded.board, instance.inner())?;
+    Ok(Board { board: loaded.board, instance: Some(Arc::clone(&instance.loaded)) })
+}

@@ -1,0 +1,178 @@
+//! `edgematch.solve`: one solver on one instance, the GIL released, Ctrl-C honoured; the board only once the checker passed it.
+
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use edgematch::formats::load::Loaded;
+use edgematch::puzzle::Board as CoreBoard;
+use edgematch::solver::{self, Limits, Objective, Outcome, Solver, SolverKind, Status};
+use edgematch::stop::Stop;
+use edgematch::{interrupt, score};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::board::Board;
+use crate::error;
+use crate::instance::Instance;
+
+/// How often the waiting thread looks for Python's signals (Ctrl-C).
+const SIGNAL_POLL: Duration = Duration::from_millis(100);
+
+/// What `solve` returns: the status, the verified board (or None), its score,
+/// the seconds the solver ran and its counters.
+#[pyclass(frozen, module = "edgematch", name = "Result")]
+pub(crate) struct SolveResult {
+    /// "solved", "infeasible", "unknown" or "interrupted".
+    #[pyo3(get)]
+    status: String,
+    /// The board, after the checker passed it: full when solved; the best
+    /// full board for the score objective; possibly partial or None otherwise.
+    #[pyo3(get)]
+    board: Option<Py<Board>>,
+    /// Matched inner joins of the board, as the checker counted them (None without a board).
+    #[pyo3(get)]
+    score: Option<usize>,
+    /// The inner joins of the instance (the score of a full solution).
+    #[pyo3(get)]
+    max_score: usize,
+    /// Wall-clock seconds the solver ran.
+    #[pyo3(get)]
+    seconds: f64,
+    /// The solver that ran ("auto", "cpsat", ...).
+    #[pyo3(get)]
+    solver: String,
+    stats: String,
+}
+
+#[pymethods]
+impl SolveResult {
+    /// The solver's counters, as a dict (the fields of `solve`'s lines, typed per solver).
+    #[getter]
+    fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        py.import("json")?.call_method1("loads", (&self.stats,))?.cast_into::<PyDict>().map_err(Into::into)
+    }
+
+    fn __repr__(&self) -> String {
+        let score = self.score.map_or_else(|| "None".to_owned(), |s| s.to_string());
+        format!(
+            "Result(status={:?}, solver={:?}, score={score}/{}, seconds={:.3})",
+            self.status, self.solver, self.max_score, self.seconds
+        )
+    }
+}
+
+/// Parses a name the command line takes (`--solver`, `--objective`).
+fn named<T: clap::ValueEnum>(what: &str, name: &str) -> PyResult<T> {
+    T::from_str(name, false).map_err(|_| {
+        let names: Vec<String> =
+            T::value_variants().iter().filter_map(|v| v.to_possible_value()).map(|v| v.get_name().to_owned()).collect();
+        error(format!("{what}: unknown name {name:?}; expected one of {}", names.join(", ")))
+    })
+}
+
+/// Solves `instance` with `solver` ("auto", "search", "sat", "cpsat", "dfs",
+/// "mip") for `objective` ("full": a solution or a proof there is none;
+/// "score": the best full board by matched joins) within `time_limit` seconds.
+/// The GIL is released while it runs; Ctrl-C stops the solver and raises
+/// KeyboardInterrupt.
+#[pyfunction]
+#[pyo3(signature = (instance, solver="auto", time_limit=None, objective="full", seed=1, threads=None))]
+pub(crate) fn solve(
+    py: Python<'_>,
+    instance: &Instance,
+    solver: &str,
+    time_limit: Option<f64>,
+    objective: &str,
+    seed: u64,
+    threads: Option<u32>,
+) -> PyResult<SolveResult> {
+    let kind: SolverKind = named("solver", solver)?;
+    let objective: Objective = named("objective", objective)?;
+    if let Some(t) = time_limit.filter(|t| !(t.is_finite() && *t > 0.0)) {
+        return Err(error(format!("time_limit: {t} is not a positive number of seconds")));
+    }
+    if seed > i32::MAX as u64 {
+        return Err(error(format!("seed: {seed} is above {}", i32::MAX)));
+    }
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+    let threads = threads.unwrap_or_else(|| kind.threads(cores));
+    let limits = Limits { time_limit, node_limit: None, seed, threads };
+    let loaded = Arc::clone(&instance.loaded);
+    let stop = Stop::new();
+    let run = {
+        let (loaded, stop) = (Arc::clone(&loaded), stop.clone());
+        move || run(&Solver::new(kind), objective, &loaded, &limits, &stop)
+    };
+    let answer = py.detach(|| wait(run, &stop))?;
+    let (outcome, best) = answer.map_err(error)?;
+    // The checker, as in the command line: a board is returned only once it passed.
+    let board = outcome.board.or(best);
+    let accepted = solver::accept(&loaded.instance, outcome.status, board.as_ref())
+        .map_err(|e| error(format!("{e}; this is a bug")))?;
+    let status =
+        if stop.is_raised() && outcome.status != Status::Solved { Status::Interrupted } else { outcome.status };
+    let board = board.map(|board| Py::new(py, Board { board, instance: Some(Arc::clone(&loaded)) })).transpose()?;
+    Ok(SolveResult {
+        status: status.to_string(),
+        score: accepted.report.as_ref().map(|r| r.score),
+        max_score: loaded.instance.grid.max_score(),
+        board,
+        seconds: outcome.seconds,
+        solver: kind.name().to_owned(),
+        stats: serde_json::to_string(&outcome.stats).map_err(error)?,
+    })
+}
+
+/// The solve and, for the score objective, the best board reported along the way.
+type Answer = Result<(Outcome, Option<CoreBoard>), edgematch::Error>;
+
+/// Runs the solver; the score objective keeps each better board the checker accepts.
+fn run(solver: &Solver, objective: Objective, loaded: &Loaded, limits: &Limits, stop: &Stop) -> Answer {
+    let instance = &loaded.instance;
+    match objective {
+        Objective::Full => solver.solve(instance, limits, stop).map(|o| (o, None)),
+        Objective::Score => {
+            let options = score::Options::default();
+            options.check(instance).map_err(edgematch::Error::Options)?;
+            let best: Mutex<Option<CoreBoard>> = Mutex::new(None);
+            let on_best = |found: &score::Best| {
+                if solver::accept(instance, Status::Unknown, Some(&found.board)).is_ok() {
+                    *best.lock().unwrap_or_else(|e| e.into_inner()) = Some(found.board.clone());
+                }
+            };
+            let outcome = solver.solve_score(instance, &options, limits, stop, &on_best)?;
+            Ok((outcome, best.into_inner().unwrap_or_else(|e| e.into_inner())))
+        }
+    }
+}
+
+/// Runs `work` on its own thread and waits for it, looking for Python's
+/// signals every [`SIGNAL_POLL`]. On Ctrl-C (a signal handler raising) the
+/// stop is raised and the solver gets [`interrupt::GRACE`] to return; the
+/// signal's exception is raised in any case, the thread left to finish alone
+/// if it did not return (HiGHS may not look at its callback for a while).
+fn wait(work: impl FnOnce() -> Answer + Send + 'static, stop: &Stop) -> PyResult<Answer> {
+    let (tx, rx) = mpsc::channel();
+    let _ = std::thread::Builder::new()
+        .name("edgematch-solve".to_owned())
+        .spawn(move || {
+            let _ = tx.send(work());
+        })
+        .map_err(|e| error(format!("cannot start the solver's thread: {e}")))?;
+    loop {
+        match rx.recv_timeout(SIGNAL_POLL) {
+            Ok(answer) => return Ok(answer),
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                return Err(error("the solver's thread panicked; this is a bug"));
+            }
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if let Err(signal) = Python::attach(|py| py.check_signals()) {
+                    stop.raise();
+                    let _ = rx.recv_timeout(interrupt::GRACE.min(Duration::from_millis(1500)));
+                    return Err(signal);
+                }
+            }
+        }
+    }
+}
