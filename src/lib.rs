@@ -85,6 +85,7 @@ pub mod improve;
 pub mod input;
 pub mod interrupt;
 pub mod live;
+pub mod memory;
 pub mod mip;
 pub mod oracle;
 pub mod outcome;
