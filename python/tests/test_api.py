@@ -177,3 +177,11 @@ def test_the_extension_uses_the_installed_ortools_library():
     libs = {line.split()[-1] for line in maps.splitlines() if "libortools.so" in line}
     assert libs and all("/ortools/.libs/" in lib for lib in libs), libs
     assert native.ORTOOLS_VERSION == "9.15.6755"
+
+
+def test_the_cliff_example_prints_its_table():
+    from conftest import ROOT
+    out = subprocess.run([sys.executable, str(ROOT / "python" / "examples" / "cliff.py"), "30", "1"],
+                         capture_output=True, text=True, timeout=300, check=True).stdout
+    rows = [line for line in out.splitlines() if line.startswith("| 5+")]
+    assert len(rows) == 2 and all("| solved |" in row for row in rows), out
