@@ -74,6 +74,46 @@ fn the_page_follows_a_score_run_and_stays_up_until_ctrl_c() {
 }
 
 #[test]
+fn a_bench_shows_each_job_on_the_page() {
+    let dir = common::scratch("watch-bench");
+    let runs = dir.join("runs.jsonl");
+    let s = |p: &std::path::Path| p.to_str().unwrap().to_owned();
+    let (mut child, address) = start(&[
+        "bench",
+        "cliff",
+        "--sizes",
+        "4",
+        "--colours",
+        "2+3",
+        "--seeds",
+        "2-3",
+        "--arms",
+        "search",
+        "--models-dir",
+        &s(&dir.join("none")),
+        "--runs",
+        &s(&runs),
+        "--watch",
+    ]);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let state = loop {
+        let state: serde_json::Value = serde_json::from_str(&get(&address, "GET", "/state.json").1).unwrap();
+        if state["jobs"] == 2 && state["status"] == "solved" {
+            break state;
+        }
+        assert!(Instant::now() < deadline, "the bench's second job never showed: {state}");
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(state["title"], "edgematch bench cliff");
+    assert_eq!(state["score"], state["max_score"], "{state}");
+    assert!(child.try_wait().unwrap().is_none(), "the page stays after the bench");
+    // SAFETY: kill(2) on our own child's pid.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    assert!(child.wait().unwrap().code().is_some());
+    assert_eq!(std::fs::read_to_string(&runs).unwrap().lines().count(), 2, "both jobs recorded");
+}
+
+#[test]
 fn a_port_in_use_exits_2_naming_it() {
     let taken = TcpListener::bind("127.0.0.1:0").unwrap();
     let address = taken.local_addr().unwrap().to_string();
