@@ -415,12 +415,7 @@ fn cliff(args: CliffArgs) -> Result<ExitCode> {
         runs: runs::shard_path(&args.runs, shard.0),
         shard,
     };
-    let watching = args.watch.start("edgematch bench cliff")?;
-    let stop = stop()?;
-    let _ = cliff::run(&config, &Provenance::current(), &stop)?;
-    let code = unless_interrupted(ExitCode::SUCCESS);
-    watching.linger(&stop);
-    Ok(code)
+    args.watch.around("edgematch bench cliff", |stop| Ok(cliff::run(&config, &Provenance::current(), stop).map(drop)?))
 }
 
 fn report(args: ReportArgs) -> Result<ExitCode> {
@@ -498,12 +493,7 @@ fn reach(args: ReachArgs) -> Result<ExitCode> {
         runs: runs::shard_path(&args.runs, shard.0),
         shard,
     };
-    let watching = args.watch.start("edgematch bench reach")?;
-    let stop = stop()?;
-    let _ = reach::run(&config, &Provenance::current(), &stop)?;
-    let code = unless_interrupted(ExitCode::SUCCESS);
-    watching.linger(&stop);
-    Ok(code)
+    args.watch.around("edgematch bench reach", |stop| Ok(reach::run(&config, &Provenance::current(), stop).map(drop)?))
 }
 
 fn score(args: ScoreArgs) -> Result<ExitCode> {

@@ -1,12 +1,15 @@
 //! `--watch [ADDR]`: serves the live page of a run, and keeps it up after the run until Ctrl-C.
 
 use std::net::{SocketAddr, ToSocketAddrs as _};
+use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Result;
 use clap::Args;
 use edgematch::stop::Stop;
-use edgematch::{live, watch};
+use edgematch::{interrupt, live, watch};
+
+use super::show::unless_interrupted;
 
 /// The `--watch` flag, for `solve` and the benches that run solvers.
 #[derive(Args)]
@@ -38,6 +41,19 @@ impl WatchArgs {
         live::title(title);
         eprintln!("watch: http://{bound}/");
         Ok(Watching(Some(bound)))
+    }
+}
+
+impl WatchArgs {
+    /// Runs `work` with Ctrl-C handled and, when asked, the page up (titled
+    /// `title`) during it and after it until Ctrl-C: success, or 130 when interrupted.
+    pub(crate) fn around(&self, title: &str, work: impl FnOnce(&Stop) -> Result<()>) -> Result<ExitCode> {
+        let watching = self.start(title)?;
+        let stop = interrupt::install().map_err(anyhow::Error::msg)?;
+        work(&stop)?;
+        let code = unless_interrupted(ExitCode::SUCCESS);
+        watching.linger(&stop);
+        Ok(code)
     }
 }
 
