@@ -1,8 +1,8 @@
 //! What a running solve shows as it goes: the live feed that `--watch`'s page reads.
 //!
 //! A process-wide feed, off until [`enable`] turns it on (the command line
-//! does, for `--watch`); every hook below is then a few atomic operations, and
-//! nothing at all while the feed is off. Who calls what:
+//! does, for `--watch`); every hook below is then a lock or an atomic add, and
+//! one atomic load that finds no feed while it is off. Who calls what:
 //! - a run or a bench job says it [`begin`]s, with a label and its instance;
 //! - the layer that runs the checker reports each board it accepted
 //!   ([`verified`]): only verified boards reach the page, as in the CLI;
