@@ -527,3 +527,26 @@ fn search_speed_bench_runs_each_board_both_ways() {
     assert_eq!(record["pairs"].as_array().unwrap().len(), 2, "{record}");
     assert_eq!(record["benchmark"], "search-speed");
 }
+
+#[test]
+fn a_board_naming_a_piece_the_instance_lacks_is_reported_not_a_panic() {
+    let dir = scratch("unknown-piece");
+    let instance = models().join("planted-10x10-f5i17-s1.json");
+    let text_of = std::fs::read_to_string(models().join("planted-10x10-f5i17-s1.solution.json")).unwrap();
+    let mut board: serde_json::Value = serde_json::from_str(&text_of).unwrap();
+    board["cells"][0][0] = serde_json::json!([999, 0]);
+    let path = dir.join("bad.json");
+    std::fs::write(&path, board.to_string()).unwrap();
+    let (i, b) = (instance.to_str().unwrap(), path.to_str().unwrap());
+    let verified = run(&["verify", i, b]);
+    assert_eq!(verified.status.code(), Some(1), "{}", text(&verified));
+    assert!(text(&verified).contains("unknown-piece") || text(&verified).contains("999"), "{}", text(&verified));
+    let svg = dir.join("bad.svg");
+    let rendered = run(&["render", i, b, "-o", svg.to_str().unwrap()]);
+    assert!(rendered.status.success(), "{}", text(&rendered));
+    for to in ["bucas", "text"] {
+        let converted = run(&["convert", b, "--instance", i, "--to", to]);
+        assert_eq!(converted.status.code(), Some(2), "{}", text(&converted));
+        assert!(text(&converted).contains("names piece 999"), "{}", text(&converted));
+    }
+}

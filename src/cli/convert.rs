@@ -61,6 +61,17 @@ pub(crate) fn run(args: ConvertArgs) -> Result<ExitCode> {
             let loaded = args.source.load(instance_path)?;
             let read = load::board(&args.input, &loaded.instance)?;
             let board = &read.board;
+            if let (Format::Bucas | Format::Text, Some((cell, piece))) =
+                (args.to, board.unknown_piece(&loaded.instance))
+            {
+                let (row, col) = board.grid.row_col(cell);
+                bail!(
+                    "{}: cell ({row}, {col}) names piece {}, which the instance does not have \
+                     (`verify` reports such a board)",
+                    args.input.display(),
+                    piece + 1
+                );
+            }
             match args.to {
                 Format::Json => board_json::to_string(board),
                 Format::Bucas => {

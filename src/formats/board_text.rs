@@ -22,6 +22,9 @@ pub fn sniff(text: &str) -> bool {
 }
 
 /// Writes a board as decoded lines, one per cell (empty cells as piece 0, rot -1).
+///
+/// # Panics
+/// On a cell naming a piece the instance does not have (see [`Board::unknown_piece`]).
 pub fn to_string(board: &Board, instance: &Instance) -> String {
     let grid = board.grid;
     let mut out = String::from("# columns: cell(row letter A=top, col 1=left) y x piece rot N E S W\n");

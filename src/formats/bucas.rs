@@ -235,6 +235,9 @@ pub fn to_instance(path: &Path, link: &Link) -> Result<Instance, Error> {
 }
 
 /// Writes a board as a link in the default colour numbering, with `board_pieces`.
+///
+/// # Panics
+/// On a cell naming a piece the instance does not have (see [`Board::unknown_piece`]).
 pub fn to_link(board: &Board, instance: &Instance, name: &str) -> String {
     let mut edges = String::with_capacity(4 * board.cells.len());
     let mut pieces = String::with_capacity(3 * board.cells.len());

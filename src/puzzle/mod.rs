@@ -321,9 +321,20 @@ impl Board {
         self.cells.iter().flatten().count()
     }
 
-    /// The colour shown on a cell's side, or `None` for an empty cell.
+    /// The colour shown on a cell's side, or `None` for an empty cell (or one
+    /// naming a piece the instance does not have: the checker reports those).
     pub fn colour(&self, instance: &Instance, cell: usize, side: Side) -> Option<Colour> {
-        self.cells[cell].map(|p| instance.pieces[p.piece].side(p.rotation, side))
+        self.cells[cell].and_then(|p| instance.pieces.get(p.piece).map(|piece| piece.side(p.rotation, side)))
+    }
+
+    /// The first cell naming a piece the instance does not have, with that
+    /// (0-based) piece. Readers keep such boards for the checker to report;
+    /// writers that show colours refuse them.
+    pub fn unknown_piece(&self, instance: &Instance) -> Option<(usize, usize)> {
+        self.cells
+            .iter()
+            .enumerate()
+            .find_map(|(cell, p)| p.filter(|p| p.piece >= instance.pieces.len()).map(|p| (cell, p.piece)))
     }
 
     /// A full board that honours the clues and the grey rim, with no thought
