@@ -1,6 +1,6 @@
 //! `edgematch.Board`: a board as numpy arrays of pieces and rotations, its formats and its picture.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use edgematch::formats::load::{self, Loaded};
@@ -92,8 +92,8 @@ impl Board {
                 }
             };
         }
-        if let Some(instance) = instance {
-            check_fits(&board, instance.inner())?;
+        if let Some(instance) = instance.filter(|i| i.inner().grid != grid) {
+            return Err(error(format!("pieces: the board is {grid}, the instance {}", instance.inner().grid)));
         }
         Ok(Board { board, instance: instance.map(|i| Arc::clone(&i.loaded)) })
     }
@@ -135,6 +135,12 @@ impl Board {
         if !bucas::can_write(&loaded.instance) {
             return Err(error("to_bucas: the instance has colours past 22, which the link's letters cannot show"));
         }
+        if let Some((cell, piece)) = self.board.unknown_piece(&loaded.instance) {
+            let (r, c) = self.board.grid.row_col(cell);
+            return Err(error(format!(
+                "to_bucas: cell [{r}][{c}] names piece {piece}, which the instance does not have"
+            )));
+        }
         Ok(bucas::to_link(&self.board, &loaded.instance, name.unwrap_or(&loaded.name)))
     }
 
@@ -175,30 +181,12 @@ impl Board {
     }
 }
 
-/// A board's pieces must exist in the instance, and the sizes agree.
-fn check_fits(board: &CoreBoard, instance: &edgematch::puzzle::Instance) -> PyResult<()> {
-    if board.grid != instance.grid {
-        return Err(error(format!("the board is {}, the instance {}", board.grid, instance.grid)));
-    }
-    if let Some((cell, p)) =
-        board.cells.iter().enumerate().find_map(|(i, c)| c.filter(|p| p.piece >= instance.pieces.len()).map(|p| (i, p)))
-    {
-        let (r, c) = board.grid.row_col(cell);
-        return Err(error(format!(
-            "cell [{r}][{c}]: piece {} is not one of the instance's {} pieces (0-based)",
-            p.piece,
-            instance.pieces.len()
-        )));
-    }
-    Ok(())
-}
-
 /// Reads a board of `instance` in any format the command line reads: board
 /// JSON, an e2.bucas.name link (a file, or the link itself), decoded board
-/// lines or a Brendan solution.
+/// lines or a Brendan solution. As in the command line, a board naming pieces
+/// the instance lacks is read (`verify` reports them).
 #[pyfunction]
 pub(crate) fn load_board(path: PathBuf, instance: &Instance) -> PyResult<Board> {
-    let loaded = load::board(Path::new(&path), instance.inner()).map_err(error)?;
-    check_fits(&loaded.board, instance.inner())?;
+    let loaded = load::board(&path, instance.inner()).map_err(error)?;
     Ok(Board { board: loaded.board, instance: Some(Arc::clone(&instance.loaded)) })
 }

@@ -1,11 +1,10 @@
 //! `edgematch.solve`: one solver on one instance, the GIL released, Ctrl-C honoured; the board only once the checker passed it.
 
+use std::sync::Arc;
 use std::sync::mpsc;
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use edgematch::formats::load::Loaded;
-use edgematch::puzzle::Board as CoreBoard;
 use edgematch::solver::{self, Limits, Objective, Outcome, Solver, SolverKind, Status};
 use edgematch::stop::Stop;
 use edgematch::{interrupt, score};
@@ -110,14 +109,14 @@ pub(crate) fn solve(
         move || run(&Solver::new(kind), objective, &loaded, &limits, &stop)
     };
     let answer = py.detach(|| wait(run, &stop))?;
-    let (outcome, best) = answer.map_err(error)?;
+    let outcome = answer.map_err(error)?;
     // The checker, as in the command line: a board is returned only once it passed.
-    let board = outcome.board.or(best);
-    let accepted = solver::accept(&loaded.instance, outcome.status, board.as_ref())
+    let accepted = solver::accept(&loaded.instance, outcome.status, outcome.board.as_ref())
         .map_err(|e| error(format!("{e}; this is a bug")))?;
     let status =
         if stop.is_raised() && outcome.status != Status::Solved { Status::Interrupted } else { outcome.status };
-    let board = board.map(|board| Py::new(py, Board { board, instance: Some(Arc::clone(&loaded)) })).transpose()?;
+    let board =
+        outcome.board.map(|board| Py::new(py, Board { board, instance: Some(Arc::clone(&loaded)) })).transpose()?;
     Ok(SolveResult {
         status: status.to_string(),
         score: accepted.report.as_ref().map(|r| r.score),
@@ -129,25 +128,18 @@ pub(crate) fn solve(
     })
 }
 
-/// The solve and, for the score objective, the best board reported along the way.
-type Answer = Result<(Outcome, Option<CoreBoard>), edgematch::Error>;
+/// What the solver's thread hands back.
+type Answer = Result<Outcome, edgematch::Error>;
 
-/// Runs the solver; the score objective keeps each better board the checker accepts.
+/// Runs the solver; for the score objective its outcome's board is its best one.
 fn run(solver: &Solver, objective: Objective, loaded: &Loaded, limits: &Limits, stop: &Stop) -> Answer {
     let instance = &loaded.instance;
     match objective {
-        Objective::Full => solver.solve(instance, limits, stop).map(|o| (o, None)),
+        Objective::Full => solver.solve(instance, limits, stop),
         Objective::Score => {
             let options = score::Options::default();
             options.check(instance).map_err(edgematch::Error::Options)?;
-            let best: Mutex<Option<CoreBoard>> = Mutex::new(None);
-            let on_best = |found: &score::Best| {
-                if solver::accept(instance, Status::Unknown, Some(&found.board)).is_ok() {
-                    *best.lock().unwrap_or_else(|e| e.into_inner()) = Some(found.board.clone());
-                }
-            };
-            let outcome = solver.solve_score(instance, &options, limits, stop, &on_best)?;
-            Ok((outcome, best.into_inner().unwrap_or_else(|e| e.into_inner())))
+            solver.solve_score(instance, &options, limits, stop, &|_: &score::Best| {})
         }
     }
 }

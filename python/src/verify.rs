@@ -78,9 +78,6 @@ pub(crate) fn verify(instance: &Instance, board: BoardArg<'_>) -> PyResult<Verdi
         BoardArg::Board(b) => (b.get().board.clone(), "board".to_owned()),
         BoardArg::Path(p) => (load::board(&p, instance.inner()).map_err(error)?.board, p.display().to_string()),
     };
-    if board.grid != instance.inner().grid {
-        return Err(error(format!("{source}: the board is {}, the instance {}", board.grid, instance.inner().grid)));
-    }
     let loaded = Arc::clone(&instance.loaded);
     let v = verdict::Verdict::new(&loaded.instance, &loaded.clue_names, &board, loaded.name.clone(), source);
     Ok(Verdict {

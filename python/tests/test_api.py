@@ -99,6 +99,19 @@ def test_the_score_objective_returns_its_best_full_board():
     assert result.status in ("solved", "unknown")
 
 
+def test_a_board_naming_a_piece_the_instance_lacks_is_reported(models):
+    instance = edgematch.load(models / "planted-10x10-f5i17-s1.json")
+    board = edgematch.load_board(models / "planted-10x10-f5i17-s1.solution.json", instance)
+    pieces = board.pieces.copy()
+    pieces[0, 0] = 998
+    bad = edgematch.Board.from_arrays(pieces, board.rotations, instance)
+    verdict = edgematch.verify(instance, bad)
+    assert verdict.verdict == "invalid" and "unknown-piece" in [kind for kind, _ in verdict.violations]
+    assert bad._repr_svg_().startswith("<svg")
+    with pytest.raises(edgematch.Error, match="piece 998"):
+        bad.to_bucas()
+
+
 def test_bad_input_raises_edgematch_error_naming_it(models, tmp_path):
     assert issubclass(edgematch.Error, ValueError)
     with pytest.raises(edgematch.Error, match="missing.json"):
