@@ -381,11 +381,15 @@ fn score_search(
     // The estimates' seconds count: in the time limit, and in each best's time.
     let spent = start.elapsed().as_secs_f64();
     let rest = Limits { time_limit: limits.time_limit.map(|t| (t - spent).max(0.01)), ..limits };
-    let shifted = |best: &score::Best| on_best(&score::Best { seconds: spent + best.seconds, ..best.clone() });
-    let mut outcome = score::solve(instance, &options, &rest, stop, &shifted);
+    let mut outcome = score::solve(instance, &options, &rest, stop, &later(on_best, spent));
     outcome.seconds += spent;
     outcome.stats.best_seconds = outcome.stats.best_seconds.map(|t| t + spent);
     outcome.map_stats(Stats::Score)
+}
+
+/// `on_best` for a search that starts `offset` seconds into the run: each best's seconds count from the run's start.
+fn later<'a>(on_best: &'a (dyn Fn(&score::Best) + Sync), offset: f64) -> impl Fn(&score::Best) + Sync + 'a {
+    move |best: &score::Best| on_best(&score::Best { seconds: offset + best.seconds, ..best.clone() })
 }
 
 /// Share of a score run's time limit the search gets before CP-SAT repairs its board.
@@ -411,9 +415,7 @@ fn score_then_repair(
     if outcome.board.is_none() && !stop.is_raised() {
         // No board to repair yet: the search keeps the rest of the time.
         let rest = Limits { time_limit: Some(total - start.elapsed().as_secs_f64()), ..*limits };
-        let offset = start.elapsed().as_secs_f64();
-        let shifted = |best: &score::Best| on_best(&score::Best { seconds: offset + best.seconds, ..best.clone() });
-        outcome = score_search(instance, options, &rest, stop, &shifted);
+        outcome = score_search(instance, options, &rest, stop, &later(on_best, start.elapsed().as_secs_f64()));
     }
     let target = options.target.unwrap_or(instance.grid.max_score());
     let reached = outcome.board.as_ref().is_some_and(|b| b.score(instance) >= target);
