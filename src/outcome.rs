@@ -62,6 +62,12 @@ impl Limits {
     pub(crate) fn seed_i32(&self) -> Result<i32, Error> {
         i32::try_from(self.seed).map_err(|_| Error::Options(format!("seed {} is above {}", self.seed, i32::MAX)))
     }
+
+    /// When a run started at `start` must end, if it has a time limit.
+    pub fn deadline(&self, start: std::time::Instant) -> Option<std::time::Instant> {
+        let limit = std::time::Duration::try_from_secs_f64(self.time_limit?.max(0.0)).ok()?;
+        start.checked_add(limit)
+    }
 }
 
 /// A solver's answer, before the checker has seen it, with the solver's own counters `S`.

@@ -39,11 +39,15 @@ pub enum ScoreArm {
     Mip,
     /// The DFS's deepest partial board.
     Dfs,
+    /// The field's published method (the Rust port of Blackwood's solver,
+    /// from the user's checkout), its saved boards completed by CP-SAT.
+    Blackwood,
 }
 
 impl ScoreArm {
     /// Every arm, in the table's order.
-    pub const ALL: [ScoreArm; 5] = [ScoreArm::Search, ScoreArm::Repair, ScoreArm::Cpsat, ScoreArm::Mip, ScoreArm::Dfs];
+    pub const ALL: [ScoreArm; 6] =
+        [ScoreArm::Search, ScoreArm::Repair, ScoreArm::Cpsat, ScoreArm::Mip, ScoreArm::Dfs, ScoreArm::Blackwood];
 
     /// The name in runs files, tables and charts.
     pub fn name(self) -> &'static str {
@@ -53,11 +57,13 @@ impl ScoreArm {
             ScoreArm::Cpsat => "cpsat",
             ScoreArm::Mip => "mip",
             ScoreArm::Dfs => "dfs",
+            ScoreArm::Blackwood => "blackwood",
         }
     }
 
     fn kind(self) -> SolverKind {
         match self {
+            ScoreArm::Blackwood => SolverKind::Search,
             ScoreArm::Search => SolverKind::Search,
             ScoreArm::Repair => SolverKind::Auto,
             ScoreArm::Cpsat => SolverKind::Cpsat,
@@ -242,7 +248,7 @@ fn jobs(config: &ScoreConfig) -> Vec<Job> {
 /// The threads an arm runs: the walk and CP-SAT take every core, the MIP and the DFS one.
 fn threads(arm: ScoreArm, cores: u32) -> u32 {
     match arm {
-        ScoreArm::Search | ScoreArm::Repair | ScoreArm::Cpsat => arm.kind().threads(cores),
+        ScoreArm::Search | ScoreArm::Repair | ScoreArm::Cpsat | ScoreArm::Blackwood => arm.kind().threads(cores),
         ScoreArm::Mip | ScoreArm::Dfs => arm.kind().threads(1),
     }
 }
@@ -257,6 +263,9 @@ struct Found {
 /// Runs one arm. Each new best is checked before it joins the trace; a board
 /// that breaks a rule other than a mismatched join is the solver's bug, an error.
 fn run_arm(arm: ScoreArm, instance: &Instance, limits: &Limits, stop: &Stop) -> Result<Found, Error> {
+    if arm == ScoreArm::Blackwood {
+        return run_blackwood(instance, limits, stop);
+    }
     let solver = Solver::new(arm.kind());
     if arm == ScoreArm::Dfs {
         let (outcome, _) = solver::solve_accepted(&solver, instance, limits, stop)?;
@@ -278,6 +287,73 @@ fn run_arm(arm: ScoreArm, instance: &Instance, limits: &Limits, stop: &Stop) -> 
     Ok(Found { board: outcome.board, trace, seconds: outcome.seconds })
 }
 
+/// Saved boards of the reference that CP-SAT completes at most, deepest first.
+pub const REFERENCE_COMPLETIONS: usize = 16;
+
+/// The reference arm: the port runs for the budget on the arm's threads,
+/// then its deepest saved boards (at most [`REFERENCE_COMPLETIONS`], deepest
+/// first, then by matched joins) are each checked and completed by CP-SAT
+/// on their empty cells, as ours are (the same seconds per board). A
+/// completed board's time is its save time plus its completion's seconds.
+fn run_blackwood(instance: &Instance, limits: &Limits, stop: &Stop) -> Result<Found, Error> {
+    let budget = limits.time_limit.unwrap_or(f64::INFINITY);
+    let ran = crate::bench::reference::blackwood::solve(instance, limits.threads, budget, stop)?;
+    let mut saved = ran.saved;
+    for s in &saved {
+        let report = check(instance, &s.board);
+        if !report.only_joins_mismatch() {
+            return Err(Error::Options(format!("blackwood: a saved board breaks a rule: {}", report.summary(3))));
+        }
+    }
+    saved.sort_by_key(|s| (std::cmp::Reverse(s.board.placed()), std::cmp::Reverse(s.board.score(instance))));
+    let completion = score::Completion::default();
+    let mut points = Vec::new();
+    let mut best: Option<Board> = None;
+    for s in saved.iter().take(REFERENCE_COMPLETIONS) {
+        let one = Limits { time_limit: Some(completion.seconds), node_limit: None, seed: limits.seed, threads: 1 };
+        let done = crate::cpsat::repair(instance, &s.board, &[], &one, stop)?;
+        if std::env::var_os(score::TRACE_ENV).is_some() {
+            eprintln!(
+                "completion: depth {} breaks {} -> {:?} in {:.3} s (optimal {})",
+                s.board.placed(),
+                s.board.score(instance),
+                done.board.as_ref().map(|b| b.score(instance)),
+                done.seconds,
+                done.optimal
+            );
+        }
+        let Some(board) = done.board else { continue };
+        let report = check(instance, &board);
+        if report.placed == instance.grid.cells() && report.only_joins_mismatch() {
+            points.push((round3(s.seconds + done.seconds), report.score));
+            if best.as_ref().is_none_or(|b| b.score(instance) < report.score) {
+                best = Some(board);
+            }
+        }
+    }
+    points.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut trace: Vec<(f64, usize)> = Vec::new();
+    for (t, score) in points {
+        if trace.last().is_none_or(|&(_, s)| score > s) {
+            trace.push((t, score));
+        }
+    }
+    let seconds = trace.last().map_or(ran.seconds, |&(t, _)| t.max(ran.seconds));
+    Ok(Found { board: best, trace, seconds })
+}
+
+/// Why a job cannot run here: the reference without its checkout, or on a
+/// board other than the official set with its centre clue (the only one it has).
+fn skipped(job: &Job) -> Option<String> {
+    if job.arm != ScoreArm::Blackwood {
+        return None;
+    }
+    if job.board != ScoreBoard::CENTRE {
+        return Some("it knows only the official set with its centre clue".to_owned());
+    }
+    crate::bench::reference::blackwood::binary().err()
+}
+
 /// Runs the jobs of this shard that the runs file does not hold yet; returns
 /// how many ran. Stops when `stop` is raised, without recording the run in flight.
 pub fn run(config: &ScoreConfig, provenance: &Provenance, stop: &Stop) -> Result<usize, Error> {
@@ -294,6 +370,10 @@ pub fn run(config: &ScoreConfig, provenance: &Provenance, stop: &Stop) -> Result
             _ => job.board.instance(&config.data, &config.models_dir)?,
         };
         let instance = &loaded.insert((name, instance)).1;
+        if let Some(why) = skipped(job) {
+            eprintln!("score: [{}/{}] {} on {}: skipped ({why})", i + 1, todo.len(), job.arm, job.board.name());
+            continue;
+        }
         eprint!("score: [{}/{}] {} {} s {} ... ", i + 1, todo.len(), job.arm, job.budget, job.board.name());
         let limits =
             Limits { time_limit: Some(job.budget), node_limit: None, seed: 1, threads: threads(job.arm, config.cores) };

@@ -93,6 +93,7 @@ fn colour(arm: ScoreArm) -> &'static str {
         ScoreArm::Cpsat => "#2ca02c",
         ScoreArm::Mip => "#ff7f0e",
         ScoreArm::Dfs => "#7f7f7f",
+        ScoreArm::Blackwood => "#9467bd",
     }
 }
 

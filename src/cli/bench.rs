@@ -47,10 +47,13 @@ pub(crate) enum BenchCommand {
 
 #[derive(Args)]
 pub(crate) struct ScoreArgs {
-    /// Arms to run on each board: search (the break-budget walk), search+repair
+    /// Arms to run on each board: search (the score walk), search+repair
     /// (the walk, then CP-SAT repairing regions), cpsat (CP-SAT maximizing the
-    /// matched joins of the whole board), mip (HiGHS), dfs (its deepest partial board).
-    #[arg(long, value_delimiter = ',', default_value = "search,search+repair,cpsat,mip,dfs")]
+    /// matched joins of the whole board), mip (HiGHS), dfs (its deepest partial
+    /// board), blackwood (the field's published method, the Rust port of
+    /// Blackwood's solver from the checkout named by EDGEMATCH_BLACKWOOD_DIR,
+    /// its boards completed by CP-SAT; official-centre only, skipped without it).
+    #[arg(long, value_delimiter = ',', default_value = "search,search+repair,cpsat,mip,dfs,blackwood")]
     arms: Vec<ScoreArm>,
     /// The official set's boards: official-centre (centre clue only),
     /// official-five (all five clues); `none` for neither.

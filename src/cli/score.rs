@@ -36,9 +36,24 @@ pub(crate) struct ScoreArgs {
     /// exact tree the estimator finds smallest).
     #[arg(long, value_name = "ORDER")]
     fill_order: Option<edgematch::search::Order>,
-    /// Do not prune with the colour counts (the bound that keeps the endgame tileable).
+    /// Do not prune with the colour counts (the bound that keeps the endgame tileable; --walk budget).
     #[arg(long)]
     no_tileable: bool,
+    /// The walk: `scan` (the field's method: sorted lists, a colour quota, the band's
+    /// breaks, long attempts) or `budget` (the break-budget walk with a tileability bound).
+    #[arg(long, value_enum, value_name = "WALK")]
+    walk: Option<score::Walk>,
+    /// The colour quota of the scan walk: `none`, `rarest[:F+I]` or `commonest[:F+I]`
+    /// (F frame and I interior colours by side count; default rarest:1+2), or colour
+    /// numbers `C,C,...`; optionally `@X:Y,...`, the curve's points (fraction of the
+    /// order, fraction of the colours' sides; default the published curve).
+    #[arg(long, value_name = "QUOTA")]
+    quota: Option<score::Quota>,
+    /// CP-SAT completes the scan walk's partial boards that come within CELLS
+    /// free cells of the end, SECONDS each at most, freeing the last REOPEN
+    /// placed cells too: `CELLS[:SECONDS[:REOPEN]]`, or `none`.
+    #[arg(long, value_name = "COMPLETION")]
+    completion: Option<score::Completion>,
     /// Append one JSON line per new best board here: {"seconds", "score"}.
     #[arg(long, value_name = "FILE")]
     trace: Option<PathBuf>,
@@ -61,6 +76,9 @@ impl ScoreArgs {
             ("--attempt-nodes", self.attempt_nodes.is_some()),
             ("--fill-order", self.fill_order.is_some()),
             ("--no-tileable", self.no_tileable),
+            ("--walk", self.walk.is_some()),
+            ("--quota", self.quota.is_some()),
+            ("--completion", self.completion.is_some()),
             ("--trace", self.trace.is_some()),
             ("--checkpoint", self.checkpoint.is_some()),
         ])
@@ -69,10 +87,13 @@ impl ScoreArgs {
     /// The score search's options, checked against `instance`.
     fn options(&self, instance: &Instance) -> Result<score::Options> {
         let options = score::Options {
+            walk: self.walk.unwrap_or_default(),
+            quota: self.quota.clone().unwrap_or_default(),
+            completion: self.completion.unwrap_or_default(),
             order: self.fill_order,
             schedule: self.breaks.clone().unwrap_or_default(),
             target: self.target,
-            attempt_nodes: self.attempt_nodes.unwrap_or(score::DEFAULT_ATTEMPT_NODES),
+            attempt_nodes: self.attempt_nodes,
             tileable: !self.no_tileable,
             incumbent: None,
         };
@@ -81,6 +102,47 @@ impl ScoreArgs {
         }
         Ok(options)
     }
+}
+
+/// The scan walk's plan, settled by its pilot walks and printed before the
+/// walks start: `options` with the plan given outright, and `limits` less
+/// the pilot's seconds. Other walks and solvers settle nothing here.
+fn settle(
+    options: score::Options,
+    solver: &Solver,
+    instance: &Instance,
+    limits: &Limits,
+    stop: &Stop,
+) -> Result<(score::Options, Limits)> {
+    if options.walk != score::Walk::Scan || !matches!(solver, Solver::Search(_) | Solver::Auto(_)) {
+        return Ok((options, *limits));
+    }
+    let start = Instant::now();
+    let plan = score::plan::Plan::settle_for(instance, &options, limits, stop)
+        .map_err(|e| anyhow::anyhow!("--fill-order: {e}"))?;
+    println!("plan: {plan}");
+    let spent = start.elapsed().as_secs_f64();
+    let limits = Limits { time_limit: limits.time_limit.map(|t| (t - spent).max(0.01)), ..*limits };
+    Ok((plan.fixed(&options), limits))
+}
+
+/// Resumes from the checkpoint, if one is given and exists: its board
+/// becomes the incumbent and is written to `out`. Returns the seconds it had run.
+fn resume(args: &ScoreArgs, instance: &Instance, out: Option<&Path>, options: &mut score::Options) -> Result<f64> {
+    let Some(path) = args.checkpoint.as_deref().filter(|p| p.exists()) else { return Ok(0.0) };
+    let resumed = checkpoint::read(path, instance)?;
+    println!(
+        "resumed: {} scores {}/{} after {:.3} s",
+        path.display(),
+        resumed.board.score(instance),
+        instance.grid.max_score(),
+        resumed.seconds
+    );
+    if let Some(path) = out {
+        write_atomic(path, board_json::to_string(&resumed.board).as_bytes())?;
+    }
+    options.incumbent = Some(resumed.board);
+    Ok(resumed.seconds)
 }
 
 /// Runs `solver` for the best board: each new best is checked, printed with its
@@ -95,7 +157,9 @@ pub(crate) fn solve(
     stop: &Stop,
     out: Option<&Path>,
 ) -> Result<Outcome> {
-    let mut options = args.options(instance)?;
+    let settling = Instant::now();
+    let (mut options, limits) = settle(args.options(instance)?, solver, instance, limits, stop)?;
+    let settled = settling.elapsed().as_secs_f64();
     if let Some(trace) = &args.trace {
         // Created (or kept) up front, so a bad path fails before the run.
         std::fs::OpenOptions::new()
@@ -104,24 +168,9 @@ pub(crate) fn solve(
             .open(trace)
             .map_err(|source| edgematch::Error::Io { path: trace.clone(), source })?;
     }
-    let mut before = 0.0;
-    if let Some(path) = args.checkpoint.as_deref().filter(|p| p.exists()) {
-        let resumed = checkpoint::read(path, instance)?;
-        println!(
-            "resumed: {} scores {}/{} after {:.3} s",
-            path.display(),
-            resumed.board.score(instance),
-            instance.grid.max_score(),
-            resumed.seconds
-        );
-        before = resumed.seconds;
-        if let Some(path) = out {
-            write_atomic(path, board_json::to_string(&resumed.board).as_bytes())?;
-        }
-        options.incumbent = Some(resumed.board);
-    }
+    let before = resume(args, instance, out, &mut options)?;
     let kept: Mutex<Option<Board>> = Mutex::new(options.incumbent.clone());
-    let start = Instant::now();
+    let start = settling;
     let save = |board: &Board| {
         if let Some(path) = &args.checkpoint {
             let state = Checkpoint { seconds: before + start.elapsed().as_secs_f64(), board: board.clone() };
@@ -145,9 +194,9 @@ pub(crate) fn solve(
         save(&best.board);
         edgematch::live::verified(&best.board, best.score);
         *kept.lock().unwrap_or_else(|e| e.into_inner()) = Some(best.board.clone());
-        println!("best: {}/{max} after {:.3} s", best.score, before + best.seconds);
+        println!("best: {}/{max} after {:.3} s", best.score, before + settled + best.seconds);
         if let Some(path) = &args.trace {
-            let seconds = ((before + best.seconds) * 1000.0).round() / 1000.0;
+            let seconds = ((before + settled + best.seconds) * 1000.0).round() / 1000.0;
             let line = serde_json::json!({ "seconds": seconds, "score": best.score });
             let appended = std::fs::OpenOptions::new()
                 .append(true)
@@ -174,10 +223,12 @@ pub(crate) fn solve(
                 }
             }
         });
-        let outcome = solver.solve_score(instance, &options, limits, stop, &on_best);
+        let outcome = solver.solve_score(instance, &options, &limits, stop, &on_best);
         finished.store(true, Ordering::Relaxed);
         outcome
     })?;
+    let mut outcome = outcome;
+    outcome.seconds += settled;
     if let Some(board) = kept.into_inner().unwrap_or_else(|e| e.into_inner()) {
         save(&board);
     }

@@ -12,165 +12,29 @@
 //! best one is returned. Its exit is a full solution, or the limit.
 
 pub mod array;
+mod budget;
+mod completer;
+mod completion;
+mod keeper;
+mod lists;
+mod options;
+mod pilot;
+pub mod plan;
+pub mod quota;
+mod runner;
+mod scan;
 pub mod schedule;
 mod walk;
 
-use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
-
+pub use completer::TRACE_ENV;
+pub use completion::Completion;
+pub use options::{Best, DEFAULT_ATTEMPT_NODES, Options, SCAN_ATTEMPT_NODES, Stats, Walk};
+pub use quota::Quota;
 pub use schedule::Schedule;
 
-use crate::outcome::{Limits, Outcome, Status};
-use crate::puzzle::{Board, Instance};
-use crate::search::Order;
+use crate::outcome::{Limits, Outcome};
+use crate::puzzle::Instance;
 use crate::stop::Stop;
-
-/// Placements per attempt before a restart with other candidate orders.
-pub const DEFAULT_ATTEMPT_NODES: u64 = 2_000_000;
-
-/// How to run the score search; time, seed and threads come from [`Limits`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct Options {
-    /// The fill order (`None`: row by row from the top left). The dispatcher
-    /// picks the order whose exact tree the search's estimator finds smallest.
-    pub order: Option<Order>,
-    /// The break schedule.
-    pub schedule: Schedule,
-    /// Stop once a board scores at least this (default: a full solution).
-    pub target: Option<usize>,
-    /// Placements per attempt before a restart.
-    pub attempt_nodes: u64,
-    /// Prune partial boards that the colour counts say cannot be completed within the budget.
-    pub tileable: bool,
-    /// A full board to beat from the start (a checkpoint's): the run looks only
-    /// for better boards, and returns this one if it finds none. It must be a
-    /// full board of the instance with only mismatched joins.
-    pub incumbent: Option<Board>,
-}
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            order: None,
-            schedule: Schedule::default(),
-            target: None,
-            attempt_nodes: DEFAULT_ATTEMPT_NODES,
-            tileable: true,
-            incumbent: None,
-        }
-    }
-}
-
-impl Options {
-    /// Checks the options against `instance`.
-    ///
-    /// # Errors
-    /// A target above the board's joins, or a schedule that decreases or exceeds them.
-    pub fn check(&self, instance: &Instance) -> Result<(), String> {
-        let joins = instance.grid.max_score();
-        if let Some(target) = self.target.filter(|&t| t > joins) {
-            return Err(format!("--target {target} is above the {joins} inner joins of a {} board", instance.grid));
-        }
-        self.schedule.check(joins).map_err(|e| format!("--breaks: {e}"))
-    }
-}
-
-/// What the score search counted.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
-pub struct Stats {
-    /// Placements made, all threads and attempts.
-    pub nodes: u64,
-    /// Attempts started, all threads.
-    pub attempts: u64,
-    /// Breaks of the best board (mismatched joins); `None` without a full board.
-    pub best_breaks: Option<usize>,
-    /// Seconds until the best board was found.
-    pub best_seconds: Option<f64>,
-    /// The most free cells a walk filled at once (a full board fills them all).
-    pub deepest: usize,
-}
-
-/// A new best board, as the search reports it.
-#[derive(Clone, Debug)]
-pub struct Best {
-    /// The full board.
-    pub board: Board,
-    /// Its matched inner joins.
-    pub score: usize,
-    /// Seconds since the start.
-    pub seconds: f64,
-}
-
-/// Share of the time limit (at most [`PROBE_SECONDS`]) spent walking without breaks
-/// to learn how deep the exact walk reaches, when the schedule is the automatic ramp.
-const PROBE_SHARE: f64 = 0.05;
-
-/// Most seconds of that probe.
-const PROBE_SECONDS: f64 = 3.0;
-
-/// After the probe, one break more is allowed for every this many cells below the unlock depth.
-const CELLS_PER_BREAK: usize = 4;
-
-/// The automatic schedule for `free` cells when the exact walk reached `deepest`:
-/// breaks unlock a little above that depth (at 95% of it, and never later than
-/// [`schedule::DEFAULT_UNLOCK`]), and one more is allowed every
-/// [`CELLS_PER_BREAK`] cells after.
-fn derived(free: usize, deepest: usize) -> (Schedule, usize) {
-    let unlock = (deepest as f64 * 0.95 / free.max(1) as f64).min(schedule::DEFAULT_UNLOCK);
-    let start = (unlock * free as f64).floor() as usize;
-    let budget = (free - start).div_ceil(CELLS_PER_BREAK).max(1);
-    (Schedule::Ramp { unlock, budget: None }, budget)
-}
-
-/// What every thread of a run shares.
-struct Run<'a> {
-    plan: &'a walk::Plan,
-    options: &'a Options,
-    limits: &'a Limits,
-    shared: walk::Shared<'a>,
-    nodes: &'a AtomicUsize,
-    attempts: &'a AtomicUsize,
-    /// Raised when the run is over (target reached, nothing better possible).
-    done: &'a AtomicBool,
-}
-
-impl Run<'_> {
-    /// One thread's attempts under `schedule` from `budget` breaks until the run
-    /// is over or `until` passes. Without a board, an attempt that finds none
-    /// allows one break more the next time when `grow`.
-    fn walk(&self, t: usize, schedule: &Schedule, mut budget: usize, grow: bool, until: Option<Instant>) {
-        let free = self.plan.free();
-        let mut k = 0u64;
-        let over = || {
-            self.done.load(Ordering::Relaxed)
-                || self.shared.stop.load(Ordering::Relaxed)
-                || until.is_some_and(|u| Instant::now() >= u)
-        };
-        while !over() {
-            let seed = self.limits.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(((t as u64) << 32) | k);
-            k += 1;
-            self.attempts.fetch_add(1, Ordering::Relaxed);
-            let shuffled = self.plan.shuffled(seed);
-            let table = |b: usize| schedule.table(free, b);
-            let deadline = match (until, self.shared.deadline) {
-                (Some(u), Some(d)) => Some(u.min(d)),
-                (u, d) => u.or(d),
-            };
-            let shared = walk::Shared { deadline, ..self.shared };
-            let (end, made) = walk::attempt(&shuffled, &table, budget, self.options.attempt_nodes, &shared);
-            self.nodes.fetch_add(made as usize, Ordering::Relaxed);
-            let have = self.shared.best.load(Ordering::Relaxed) != usize::MAX;
-            match end {
-                walk::End::Stopped => {}
-                walk::End::Exhausted | walk::End::Capped if !have && grow => budget = budget.saturating_add(1),
-                // The whole tree below the best board is walked: nothing better under these rules.
-                walk::End::Exhausted if have && until.is_none() => self.done.store(true, Ordering::Relaxed),
-                walk::End::Exhausted | walk::End::Capped => {}
-            }
-        }
-    }
-}
 
 /// Searches `instance` for its best full board within `limits` on `limits.threads`
 /// threads (0: one), calling `on_best` with each board that beats every earlier
@@ -189,96 +53,10 @@ pub fn solve(
     stop: &Stop,
     on_best: &(dyn Fn(&Best) + Sync),
 ) -> Outcome<Stats> {
-    let start = Instant::now();
-    let finish = |status, board, stats| Outcome { status, board, seconds: start.elapsed().as_secs_f64(), stats };
-    let order = options.order.unwrap_or(Order::RowScan).cells(instance);
-    let Ok(plan) = walk::Plan::new(instance, &order) else {
-        return finish(Status::Infeasible, None, Stats::default());
-    };
-    let joins = instance.grid.max_score();
-    let deadline =
-        limits.time_limit.and_then(|t| Duration::try_from_secs_f64(t.max(0.0)).ok()).and_then(|d| start.checked_add(d));
-    let target_breaks = joins - options.target.unwrap_or(joins).min(joins);
-    let incumbent = options.incumbent.as_ref().map(|board| Best {
-        board: board.clone(),
-        score: board.score(instance),
-        seconds: 0.0,
-    });
-    let best_breaks = AtomicUsize::new(incumbent.as_ref().map_or(usize::MAX, |b| joins - b.score));
-    let done = AtomicBool::new(incumbent.as_ref().is_some_and(|b| joins - b.score <= target_breaks));
-    let best: Mutex<Option<Best>> = Mutex::new(incumbent);
-    let found = |board: Board, breaks: usize| {
-        let mut slot = best.lock().unwrap_or_else(|e| e.into_inner());
-        if slot.as_ref().is_some_and(|b| b.score >= joins - breaks) {
-            return;
-        }
-        let new = Best { board, score: joins - breaks, seconds: start.elapsed().as_secs_f64() };
-        on_best(&new);
-        *slot = Some(new);
-        if breaks <= target_breaks {
-            done.store(true, Ordering::Relaxed);
-        }
-    };
-    let (flag, deepest, nodes, attempts) =
-        (AtomicBool::new(false), AtomicUsize::new(0), AtomicUsize::new(0), AtomicUsize::new(0));
-    let shared = walk::Shared {
-        best: &best_breaks,
-        stop: &flag,
-        found: &found,
-        deadline,
-        bound: options.tileable,
-        deepest: &deepest,
-    };
-    let run = Run { plan: &plan, options, limits, shared, nodes: &nodes, attempts: &attempts, done: &done };
-    let threads = limits.threads.max(1) as usize;
-    let phase = |schedule: &Schedule, budget: usize, grow: bool, until: Option<Instant>| {
-        std::thread::scope(|scope| {
-            for t in 0..threads {
-                let run = &run;
-                let _ = scope.spawn(move || run.walk(t, schedule, budget, grow, until));
-            }
-        });
-    };
-    std::thread::scope(|scope| {
-        // The walks poll one flag; it follows the stop handle, the deadline and the end of the run.
-        let _ = scope.spawn(|| {
-            while !flag.load(Ordering::Relaxed) {
-                if stop.is_raised() || done.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
-                    flag.store(true, Ordering::Relaxed);
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
-        });
-        match (&options.schedule, options.schedule.budget()) {
-            (Schedule::Ramp { .. }, None) => {
-                let seconds = limits.time_limit.map_or(PROBE_SECONDS, |t| (t * PROBE_SHARE).min(PROBE_SECONDS));
-                phase(
-                    &Schedule::Steps(vec![(0, 0)]),
-                    0,
-                    false,
-                    Some(Instant::now() + Duration::from_secs_f64(seconds)),
-                );
-                let (schedule, budget) = derived(plan.free(), deepest.load(Ordering::Relaxed));
-                phase(&schedule, budget, true, None);
-            }
-            (schedule, budget) => phase(schedule, budget.unwrap_or(joins).min(joins), false, None),
-        }
-        flag.store(true, Ordering::Relaxed);
-    });
-    let best = best.into_inner().unwrap_or_else(|e| e.into_inner());
-    let stats = Stats {
-        nodes: nodes.load(Ordering::Relaxed) as u64,
-        attempts: attempts.load(Ordering::Relaxed) as u64,
-        best_breaks: best.as_ref().map(|b| joins - b.score),
-        best_seconds: best.as_ref().map(|b| b.seconds),
-        deepest: deepest.load(Ordering::Relaxed),
-    };
-    let status = match &best {
-        Some(b) if b.score == joins => Status::Solved,
-        _ if stop.is_raised() => Status::Interrupted,
-        _ => Status::Unknown,
-    };
-    finish(status, best.map(|b| b.board), stats)
+    match options.walk {
+        Walk::Scan => runner::solve(instance, options, limits, stop, on_best),
+        Walk::Budget => budget::solve(instance, options, limits, stop, on_best),
+    }
 }
 
 #[cfg(test)]

@@ -9,15 +9,30 @@
 //!   instance from its free cells; without a budget the run chooses it (one
 //!   below the best board's breaks once a board is found, growing until then);
 //! - steps (`DEPTH:BREAKS,...`): the cumulative breaks allowed from each depth
-//!   on, never decreasing, e.g. `200:1,216:4,256:20`.
+//!   on, never decreasing, e.g. `200:1,216:4,256:20`;
+//! - the band's (`band` or `band:BREAKS`): the field's published schedule,
+//!   derived for any board from the band fill order (`search::band`): its
+//!   breaks over the band's break span, closer together towards its end (the first cell
+//!   of its middle columns to the end of the right block's first row; on
+//!   Eternity II cells 201–239 and ten breaks), one break for every four
+//!   cells of that span unless given, or as many as `--target` gives up.
+//!   A run resolves it into steps for its fill order and prints them.
 //!
 //! Either way a run never allows more breaks than its best board had, less one.
 
 use std::fmt;
 use std::str::FromStr;
 
+use crate::puzzle::Instance;
+use crate::search::band::BandShape;
+
 /// When breaks unlock in the default ramp, as a fraction of the free cells (200 of 256 on Eternity II).
 pub const DEFAULT_UNLOCK: f64 = 0.78;
+
+/// The band schedule's spacing: break `k` of `B` sits at `1 − (1 − k/(B − 1))^this`
+/// of the span, so breaks come closer towards its end, as the published ones
+/// do (5 cells apart at first, 2 at the end; within a cell of each on Eternity II).
+const BAND_SPACING: f64 = 1.2;
 
 /// How many breaks a partial board may hold at each depth.
 #[derive(Clone, Debug, PartialEq)]
@@ -31,11 +46,16 @@ pub enum Schedule {
     },
     /// (depth, cumulative breaks allowed from that depth on), depths increasing, breaks never decreasing.
     Steps(Vec<(usize, usize)>),
+    /// The band's breaks, evenly over its break span ([`Schedule::resolve`]).
+    Band {
+        /// How many (`None`: one per four cells of the span, or what the target gives up).
+        breaks: Option<usize>,
+    },
 }
 
 impl Default for Schedule {
     fn default() -> Self {
-        Schedule::Ramp { unlock: DEFAULT_UNLOCK, budget: None }
+        Schedule::Band { breaks: None }
     }
 }
 
@@ -45,7 +65,54 @@ impl Schedule {
         match self {
             Schedule::Ramp { budget, .. } => *budget,
             Schedule::Steps(steps) => Some(steps.last().map_or(0, |s| s.1)),
+            Schedule::Band { breaks } => *breaks,
         }
+    }
+
+    /// The schedule as steps for `instance` filled in `order` (a band
+    /// schedule's breaks placed; the others as they are), `target` the score
+    /// the run stops at. Positions of the span are cells of the order; the
+    /// steps count free cells (clue cells before a position are left out).
+    pub fn resolve(&self, instance: &Instance, order: &[usize], target: Option<usize>) -> Schedule {
+        let grid = instance.grid;
+        self.resolve_over(instance, order, target, BandShape::of(grid.width, grid.height).break_span())
+    }
+
+    /// [`Schedule::resolve`] with the band's breaks over the positions
+    /// `start..=end` of the order (a band's break span, or one begun earlier
+    /// where the exact walk stops short of it).
+    pub fn resolve_over(
+        &self,
+        instance: &Instance,
+        order: &[usize],
+        target: Option<usize>,
+        (start, end): (usize, usize),
+    ) -> Schedule {
+        let Schedule::Band { breaks } = self else { return self.clone() };
+        let grid = instance.grid;
+        let span = end.saturating_sub(start) + 1;
+        let count =
+            breaks.or_else(|| target.map(|t| grid.max_score().saturating_sub(t))).unwrap_or(span.div_ceil(4)).max(1);
+        let mut clue = vec![false; grid.cells()];
+        for c in &instance.clues {
+            clue[c.cell] = true;
+        }
+        // Free cells placed once the cell at `position` of the order is.
+        let placed = |position: usize| order.iter().take(position + 1).filter(|&&c| !clue[c]).count();
+        let steps = (0..count)
+            .map(|k| {
+                let x = if count == 1 { 0.0 } else { k as f64 / (count - 1) as f64 };
+                let position = start + ((span - 1) as f64 * (1.0 - (1.0 - x).powf(BAND_SPACING))).round() as usize;
+                (placed(position.min(order.len().saturating_sub(1))), k + 1)
+            })
+            .fold(Vec::<(usize, usize)>::new(), |mut steps, (depth, b)| {
+                match steps.last_mut() {
+                    Some(last) if last.0 >= depth => last.1 = b,
+                    _ => steps.push((depth, b)),
+                }
+                steps
+            });
+        Schedule::Steps(steps)
     }
 
     /// The cumulative breaks allowed after `depth` of `free` cells are placed, for a run
@@ -63,6 +130,10 @@ impl Schedule {
             Schedule::Steps(steps) => {
                 let step = steps.iter().rev().find(|&&(d, _)| d <= depth);
                 step.map_or(0, |s| s.1).min(budget)
+            }
+            // Unresolved, the band's breaks fall in the last fifth of the cells.
+            Schedule::Band { .. } => {
+                Schedule::Ramp { unlock: DEFAULT_UNLOCK, budget: None }.allowed(depth, free, budget)
             }
         }
     }
@@ -104,6 +175,10 @@ impl Schedule {
                     _ => Ok(()),
                 }
             }
+            Schedule::Band { breaks: Some(b) } if *b > joins => {
+                Err(format!("{b} breaks exceed the board's {joins} inner joins"))
+            }
+            Schedule::Band { .. } => Ok(()),
         }
     }
 }
@@ -117,6 +192,8 @@ impl fmt::Display for Schedule {
                 let parts: Vec<String> = steps.iter().map(|(d, b)| format!("{d}:{b}")).collect();
                 f.write_str(&parts.join(","))
             }
+            Schedule::Band { breaks: Some(b) } => write!(f, "band:{b}"),
+            Schedule::Band { breaks: None } => f.write_str("band"),
         }
     }
 }
@@ -128,7 +205,11 @@ impl FromStr for Schedule {
     fn from_str(s: &str) -> Result<Schedule, String> {
         let number =
             |part: &str, what: &str| part.trim().parse::<usize>().map_err(|e| format!("{s}: {what} {part}: {e}"));
-        let schedule = if let Some(ramp) = s.strip_prefix("ramp:") {
+        let schedule = if s == "band" {
+            Schedule::Band { breaks: None }
+        } else if let Some(breaks) = s.strip_prefix("band:") {
+            Schedule::Band { breaks: Some(number(breaks, "breaks")?) }
+        } else if let Some(ramp) = s.strip_prefix("ramp:") {
             let (unlock, budget) = match ramp.split_once(':') {
                 Some((u, b)) => (u, Some(number(b, "budget")?)),
                 None => (ramp, None),
@@ -174,8 +255,41 @@ mod tests {
         assert_eq!(s.budget(), Some(20));
     }
 
+    /// The band schedule on Eternity II with the centre clue is the field's:
+    /// one break more at cells 201, 206, 211, 216, 221, 225, 229, 233, 237
+    /// and 239 of the order (the clue, cell 119 of it, counted), within a
+    /// cell of each. Fails if the span, the spacing or the clue shift drifts.
+    #[test]
+    fn the_band_schedule_on_eternity_ii_is_the_published_one() {
+        let official = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/data/official"));
+        let options = crate::formats::load::InstanceOptions {
+            columns: Some("bltr".parse().unwrap()),
+            size: None,
+            clues: Some(&official.join("clue-centre.txt")),
+        };
+        let instance = crate::formats::load::instance(&official.join("pieces.txt"), &options).unwrap().instance;
+        let order =
+            crate::search::Order::Band { corner: crate::search::Corner::Sw, transposed: false }.cells(&instance);
+        let Schedule::Steps(steps) = Schedule::Band { breaks: None }.resolve(&instance, &order, None) else {
+            panic!("a band schedule resolves to steps")
+        };
+        // Published: the piece at order index i (clue included) may take break k;
+        // here, after it the free cells placed are i (the clue is one of the i + 1 cells).
+        let published = [201, 206, 211, 216, 221, 225, 229, 233, 237, 239];
+        assert_eq!(steps.len(), published.len(), "{steps:?}");
+        for (k, (&(depth, breaks), &index)) in steps.iter().zip(&published).enumerate() {
+            assert_eq!(breaks, k + 1);
+            assert!(depth.abs_diff(index) <= 1, "break {}: depth {depth} against {index}", k + 1);
+        }
+        let with_target = Schedule::Band { breaks: None }.resolve(&instance, &order, Some(463));
+        assert_eq!(with_target.budget(), Some(17), "a target of 463 gives up 17 joins");
+    }
+
     #[test]
     fn schedules_parse_and_refuse_what_cannot_be() {
+        assert_eq!("band".parse::<Schedule>(), Ok(Schedule::Band { breaks: None }));
+        assert_eq!("band:12".parse::<Schedule>(), Ok(Schedule::Band { breaks: Some(12) }));
+        assert_eq!(Schedule::Band { breaks: Some(12) }.to_string(), "band:12");
         assert_eq!("ramp:0.8:20".parse::<Schedule>(), Ok(Schedule::Ramp { unlock: 0.8, budget: Some(20) }));
         assert_eq!("ramp:0.5".parse::<Schedule>(), Ok(Schedule::Ramp { unlock: 0.5, budget: None }));
         assert!("ramp:1.5".parse::<Schedule>().is_err());

@@ -5,6 +5,8 @@ use std::sync::Mutex;
 use super::*;
 use crate::check::check;
 use crate::generate::{PlantedSpec, forced_mismatch, planted};
+use crate::outcome::Status;
+use crate::search::Order;
 
 fn limits(seconds: f64, threads: u32) -> Limits {
     Limits { time_limit: Some(seconds), threads, ..Limits::default() }
@@ -29,17 +31,58 @@ fn run(instance: &Instance, options: &Options, limits: &Limits) -> Outcome<Stats
     outcome
 }
 
+/// Both walks, each with its own default schedule.
+fn walks() -> [Options; 2] {
+    let budget =
+        Options { walk: Walk::Budget, schedule: Schedule::Ramp { unlock: 0.78, budget: None }, ..Options::default() };
+    [Options::default(), budget]
+}
+
 #[test]
 fn small_planted_boards_reach_the_full_score() {
     for (side, frame, inner, seed) in [(5, 2, 4, 1), (6, 3, 6, 2), (7, 3, 8, 3)] {
         let p = planted(&PlantedSpec::square(side, frame, inner, seed)).unwrap();
-        for order in [None, Some(Order::FailFirst { corner: crate::search::Corner::Se, transposed: false })] {
-            let options = Options { order, ..Options::default() };
+        let fail_first = Some(Order::FailFirst { corner: crate::search::Corner::Se, transposed: false });
+        let [scan, budget] = walks();
+        let runs = [scan, budget.clone(), Options { order: fail_first, ..budget }];
+        for options in runs {
             let outcome = run(&p.instance, &options, &limits(30.0, 2));
-            assert_eq!(outcome.status, Status::Solved, "{side}x{side} seed {seed}, {order:?}");
+            assert_eq!(
+                outcome.status,
+                Status::Solved,
+                "{side}x{side} seed {seed}, {:?} {:?}",
+                options.walk,
+                options.order
+            );
             assert!(check(&p.instance, &outcome.board.unwrap()).is_solution());
         }
     }
+}
+
+/// One thread and one seed walk the same attempts: the same boards, in the
+/// same order, every time (without CP-SAT's completions, whose timing is the
+/// machine's), until the same node limit. Fails if a walk draws from an
+/// unseeded source, or its attempts depend on the clock.
+#[test]
+fn one_thread_and_one_seed_give_the_same_boards_in_the_same_order() {
+    let spec = PlantedSpec { clues: 1, ..PlantedSpec::square(6, 2, 4, 5) };
+    let instance = forced_mismatch(&spec).unwrap().unwrap();
+    let options = Options {
+        schedule: Schedule::Steps(vec![(0, 8)]),
+        completion: Completion::NONE,
+        attempt_nodes: Some(20_000),
+        ..Options::default()
+    };
+    let boards = || {
+        let seen = Mutex::new(Vec::new());
+        let on_best = |best: &Best| seen.lock().unwrap().push((best.board.clone(), best.score));
+        let limits = Limits { threads: 1, seed: 7, node_limit: Some(2_000_000), ..Limits::default() };
+        let _ = solve(&instance, &options, &limits, &Stop::new(), &on_best);
+        seen.into_inner().unwrap()
+    };
+    let first = boards();
+    assert!(first.len() >= 2, "the walk improves its board at least once: {}", first.len());
+    assert_eq!(first, boards());
 }
 
 /// A planted board with one interior piece given a colour no other piece has:
@@ -48,10 +91,11 @@ fn small_planted_boards_reach_the_full_score() {
 /// the search's board, proves the same score optimal.
 #[test]
 fn a_forced_mismatch_gives_the_best_possible_score_which_cpsat_confirms() {
-    for (side, seed) in [(4, 1), (5, 2)] {
+    for ((side, seed), walk) in [(4, 1), (5, 2)].into_iter().zip([Walk::Scan, Walk::Budget]) {
         let spec = PlantedSpec { clues: 1, ..PlantedSpec::square(side, 2, 3, seed) };
         let instance = forced_mismatch(&spec).unwrap().unwrap();
-        let options = Options { schedule: Schedule::Ramp { unlock: 0.0, budget: Some(4) }, ..Options::default() };
+        let schedule = Schedule::Ramp { unlock: 0.0, budget: Some(4) };
+        let options = Options { walk, schedule, ..Options::default() };
         let outcome = run(&instance, &options, &limits(30.0, 1));
         assert_eq!(outcome.status, Status::Unknown, "no full solution exists");
         let board = outcome.board.expect("a full board");
@@ -72,11 +116,14 @@ fn the_target_stops_the_run_and_bad_options_are_named() {
     assert!(high.check(&p.instance).unwrap_err().contains("--target"));
     let many = Options { schedule: Schedule::Steps(vec![(0, 1), (10, joins + 1)]), ..Options::default() };
     assert!(many.check(&p.instance).unwrap_err().contains("exceed"));
-    let low = Options {
-        target: Some(joins - 10),
-        schedule: Schedule::Ramp { unlock: 0.0, budget: Some(10) },
-        ..Options::default()
-    };
-    let outcome = run(&p.instance, &low, &limits(30.0, 1));
-    assert!(check(&p.instance, &outcome.board.unwrap()).score >= joins - 10);
+    for walk in [Walk::Scan, Walk::Budget] {
+        let low = Options {
+            walk,
+            target: Some(joins - 10),
+            schedule: Schedule::Ramp { unlock: 0.0, budget: Some(10) },
+            ..Options::default()
+        };
+        let outcome = run(&p.instance, &low, &limits(30.0, 1));
+        assert!(check(&p.instance, &outcome.board.unwrap()).score >= joins - 10, "{walk:?}");
+    }
 }

@@ -13,6 +13,7 @@
 //! once by a non-zero seed), with no restarts, so an exhausted tree proves the
 //! instance has no solution.
 
+pub mod band;
 mod chain;
 mod engine;
 mod estimate;
@@ -416,7 +417,7 @@ impl Setup<'_> {
     /// one that did is then in the list).
     fn estimate_orders(&self, time_limit: Option<f64>) -> Vec<(Plan, Estimate)> {
         let (threads, stop) = (self.threads, self.stop);
-        let orders = Order::all();
+        let orders = Order::estimated();
         let per_order = estimate_work(time_limit);
         let width = particle_width(self.instance);
         let found = AtomicBool::new(false);

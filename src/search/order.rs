@@ -6,6 +6,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::band::BandShape;
 use crate::puzzle::{GREY, Grid, Instance, Side};
 
 /// A board corner, where a corner-square order starts.
@@ -65,12 +66,33 @@ pub enum Order {
         /// Break ties by column before row.
         transposed: bool,
     },
+    /// The break-band order of the score walk ([`BandShape`]): rows from the
+    /// corner's edge up to a band along the far edge, then the band in
+    /// blocks and columns (or, transposed, columns first and a band of
+    /// columns).
+    Band {
+        /// Where the order starts.
+        corner: Corner,
+        /// Columns for rows.
+        transposed: bool,
+    },
 }
 
 impl Order {
-    /// Every named order: row-scan, rim-last, the eight corner squares and the
-    /// eight fail-first orders.
+    /// Every named order: the estimated ones and the eight band orders.
     pub fn all() -> Vec<Order> {
+        let mut orders = Order::estimated();
+        for corner in Corner::ALL {
+            for transposed in [false, true] {
+                orders.push(Order::Band { corner, transposed });
+            }
+        }
+        orders
+    }
+
+    /// The orders the exact search's estimator compares: row-scan, rim-last,
+    /// the eight corner squares and the eight fail-first orders.
+    pub fn estimated() -> Vec<Order> {
         let mut orders = vec![Order::RowScan, Order::RimLast];
         for corner in Corner::ALL {
             for transposed in [false, true] {
@@ -96,6 +118,9 @@ impl Order {
             Order::FailFirst { corner, transposed } => {
                 format!("fail-first-{}{}", corner.name(), if transposed { "-t" } else { "" })
             }
+            Order::Band { corner, transposed } => {
+                format!("band-{}{}", corner.name(), if transposed { "-t" } else { "" })
+            }
         }
     }
 
@@ -103,7 +128,7 @@ impl Order {
     pub fn corner(self) -> Corner {
         match self {
             Order::RowScan | Order::RimLast => Corner::Nw,
-            Order::CornerSquare { corner, .. } | Order::FailFirst { corner, .. } => corner,
+            Order::CornerSquare { corner, .. } | Order::FailFirst { corner, .. } | Order::Band { corner, .. } => corner,
         }
     }
 
@@ -115,6 +140,7 @@ impl Order {
             Order::RimLast => rim_last(grid),
             Order::CornerSquare { corner, transposed } => corner_square(grid, corner, transposed),
             Order::FailFirst { corner, transposed } => fail_first(instance, corner, transposed),
+            Order::Band { corner, transposed } => band(grid, corner, transposed),
         }
     }
 }
@@ -239,10 +265,24 @@ fn fail_first(instance: &Instance, corner: Corner, transposed: bool) -> Vec<usiz
     order
 }
 
+/// Rows and columns of the grid seen from `corner`, swapped when `transposed`:
+/// the frame an order is built in before [`onto_grid`] maps it back.
+pub(crate) fn frame(grid: Grid, transposed: bool) -> (usize, usize) {
+    if transposed { (grid.width, grid.height) } else { (grid.height, grid.width) }
+}
+
+/// Maps (row, column) of the frame seen from `corner` (its row 0 along the
+/// corner's edge; rows and columns swapped when `transposed`) onto the grid.
+pub(crate) fn onto_grid(grid: Grid, corner: Corner, transposed: bool, (r, c): (usize, usize)) -> usize {
+    let (r, c) = if transposed { (c, r) } else { (r, c) };
+    let r = if matches!(corner, Corner::Se | Corner::Sw) { grid.height - 1 - r } else { r };
+    let c = if matches!(corner, Corner::Ne | Corner::Se) { grid.width - 1 - c } else { c };
+    grid.cell(r, c)
+}
+
 fn corner_square(grid: Grid, corner: Corner, transposed: bool) -> Vec<usize> {
-    // Build the order for the top-left corner on a board of `rows` x `cols`
-    // (swapped when transposed), then map each (row, col) onto the grid.
-    let (rows, cols) = if transposed { (grid.width, grid.height) } else { (grid.height, grid.width) };
+    // Build the order for the top-left corner of the frame, then map it onto the grid.
+    let (rows, cols) = frame(grid, transposed);
     let mut local = Vec::with_capacity(grid.cells());
     for k in 0..rows.max(cols) {
         if k < rows {
@@ -252,15 +292,12 @@ fn corner_square(grid: Grid, corner: Corner, transposed: bool) -> Vec<usize> {
             local.extend((0..(k + 1).min(rows)).map(|r| (r, k)));
         }
     }
-    local
-        .into_iter()
-        .map(|(r, c)| {
-            let (r, c) = if transposed { (c, r) } else { (r, c) };
-            let r = if matches!(corner, Corner::Se | Corner::Sw) { grid.height - 1 - r } else { r };
-            let c = if matches!(corner, Corner::Ne | Corner::Se) { grid.width - 1 - c } else { c };
-            grid.cell(r, c)
-        })
-        .collect()
+    local.into_iter().map(|rc| onto_grid(grid, corner, transposed, rc)).collect()
+}
+
+fn band(grid: Grid, corner: Corner, transposed: bool) -> Vec<usize> {
+    let (rows, cols) = frame(grid, transposed);
+    BandShape::of(cols, rows).cells().into_iter().map(|rc| onto_grid(grid, corner, transposed, rc)).collect()
 }
 
 #[cfg(test)]

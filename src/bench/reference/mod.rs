@@ -22,6 +22,7 @@
 //! own). Scratch files, MiniZinc's FlatZinc included, go to a temporary
 //! directory removed after the run.
 
+pub mod blackwood;
 mod process;
 
 use std::fmt::Write as _;

@@ -1,6 +1,9 @@
-//! The region repair model: a full board with a region freed, its pieces free to move and turn within it, maximizing matched joins.
+//! The region repair model: a board with a region freed, its pieces free to move and turn within it, maximizing matched joins.
 //!
-//! Every cell outside the region keeps its placement. Inside, one Boolean per
+//! Every cell outside the region keeps its placement. The region's cells
+//! are those asked for and every empty cell (a partial board is completed
+//! this way); its pieces are those on its cells and those no cell holds.
+//! Inside, one Boolean per
 //! (cell, piece of the region, rotation) that fits the cell's rim; exactly one
 //! per cell and per piece. Each inner join with a freed end gets a Boolean
 //! "matched": towards a pinned cell it may be true only if the freed cell shows
@@ -43,17 +46,37 @@ impl RegionModel {
     }
 }
 
-/// Builds the model freeing `region` (cells, clue cells left out) of the full `board`.
-/// Panics if the board is not full.
+/// Builds the model freeing `region` (cells, clue cells left out) and every
+/// empty cell of `board` but the clue cells, which hold their clues.
 pub fn region(instance: &Instance, board: &Board, region: &[usize]) -> RegionModel {
     let grid = instance.grid;
+    // A clue cell left empty holds its clue: it is pinned like the other placed cells.
+    let mut board = board.clone();
+    for clue in instance.clues.iter().filter(|c| c.cell < grid.cells()) {
+        board.cells[clue.cell].get_or_insert(clue.placement);
+    }
+    let board = &board;
     let is_clue = |cell: usize| instance.clues.iter().any(|c| c.cell == cell);
     let mut freed = vec![false; grid.cells()];
     for &cell in region.iter().filter(|&&c| c < grid.cells() && !is_clue(c)) {
         freed[cell] = true;
     }
+    // Empty cells are freed too, and the pieces no cell holds go to the freed cells.
+    for (cell, placed) in board.cells.iter().enumerate() {
+        if placed.is_none() && !is_clue(cell) {
+            freed[cell] = true;
+        }
+    }
     let cells: Vec<usize> = (0..grid.cells()).filter(|&c| freed[c]).collect();
-    let pieces: Vec<usize> = cells.iter().map(|&c| board.cells[c].expect("a full board").piece).collect();
+    let mut placed_somewhere = vec![false; instance.pieces.len()];
+    for p in board.cells.iter().flatten() {
+        placed_somewhere[p.piece] = true;
+    }
+    let pieces: Vec<usize> = cells
+        .iter()
+        .filter_map(|&c| board.cells[c].map(|p| p.piece))
+        .chain((0..instance.pieces.len()).filter(|&p| !placed_somewhere[p]))
+        .collect();
     let shows = |p: Placement, side: Side| -> Colour { instance.pieces[p.piece].side(p.rotation, side) };
     let mut b = Builder::named("edgematch-region");
     let mut placements = Vec::new();

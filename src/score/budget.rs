@@ -1,0 +1,190 @@
+//! The break-budget walk's run: a probe without breaks to learn how deep the exact walk reaches, then walks on threads under the derived ramp.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use super::options::{Best, DEFAULT_ATTEMPT_NODES, Options, Stats};
+use super::schedule::{self, Schedule};
+use super::walk;
+use crate::outcome::{Limits, Outcome, Status};
+use crate::puzzle::{Board, Instance};
+use crate::search::Order;
+use crate::stop::Stop;
+
+/// Share of the time limit (at most [`PROBE_SECONDS`]) spent walking without breaks
+/// to learn how deep the exact walk reaches, when the schedule is the automatic ramp.
+const PROBE_SHARE: f64 = 0.05;
+
+/// Most seconds of that probe.
+const PROBE_SECONDS: f64 = 3.0;
+
+/// After the probe, one break more is allowed for every this many cells below the unlock depth.
+const CELLS_PER_BREAK: usize = 4;
+
+/// The automatic schedule for `free` cells when the exact walk reached `deepest`:
+/// breaks unlock a little above that depth (at 95% of it, and never later than
+/// [`schedule::DEFAULT_UNLOCK`]), and one more is allowed every
+/// [`CELLS_PER_BREAK`] cells after.
+fn derived(free: usize, deepest: usize) -> (Schedule, usize) {
+    let unlock = (deepest as f64 * 0.95 / free.max(1) as f64).min(schedule::DEFAULT_UNLOCK);
+    let start = (unlock * free as f64).floor() as usize;
+    let budget = (free - start).div_ceil(CELLS_PER_BREAK).max(1);
+    (Schedule::Ramp { unlock, budget: None }, budget)
+}
+
+/// What every thread of a run shares.
+struct Run<'a> {
+    plan: &'a walk::Plan,
+    options: &'a Options,
+    limits: &'a Limits,
+    shared: walk::Shared<'a>,
+    nodes: &'a AtomicUsize,
+    attempts: &'a AtomicUsize,
+    /// Raised when the run is over (target reached, nothing better possible).
+    done: &'a AtomicBool,
+}
+
+impl Run<'_> {
+    /// One thread's attempts under `schedule` from `budget` breaks until the run
+    /// is over or `until` passes. Without a board, an attempt that finds none
+    /// allows one break more the next time when `grow`.
+    fn walk(&self, t: usize, schedule: &Schedule, mut budget: usize, grow: bool, until: Option<Instant>) {
+        let free = self.plan.free();
+        let mut k = 0u64;
+        let over = || {
+            self.done.load(Ordering::Relaxed)
+                || self.shared.stop.load(Ordering::Relaxed)
+                || until.is_some_and(|u| Instant::now() >= u)
+        };
+        while !over() {
+            let seed = self.limits.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(((t as u64) << 32) | k);
+            k += 1;
+            self.attempts.fetch_add(1, Ordering::Relaxed);
+            let shuffled = self.plan.shuffled(seed);
+            let table = |b: usize| schedule.table(free, b);
+            let deadline = match (until, self.shared.deadline) {
+                (Some(u), Some(d)) => Some(u.min(d)),
+                (u, d) => u.or(d),
+            };
+            let shared = walk::Shared { deadline, ..self.shared };
+            let (end, made) = walk::attempt(
+                &shuffled,
+                &table,
+                budget,
+                self.options.attempt_nodes.unwrap_or(DEFAULT_ATTEMPT_NODES),
+                &shared,
+            );
+            self.nodes.fetch_add(made as usize, Ordering::Relaxed);
+            let have = self.shared.best.load(Ordering::Relaxed) != usize::MAX;
+            match end {
+                walk::End::Stopped => {}
+                walk::End::Exhausted | walk::End::Capped if !have && grow => budget = budget.saturating_add(1),
+                // The whole tree below the best board is walked: nothing better under these rules.
+                walk::End::Exhausted if have && until.is_none() => self.done.store(true, Ordering::Relaxed),
+                walk::End::Exhausted | walk::End::Capped => {}
+            }
+        }
+    }
+}
+
+/// The break-budget walk (`walk.rs`).
+pub(crate) fn solve(
+    instance: &Instance,
+    options: &Options,
+    limits: &Limits,
+    stop: &Stop,
+    on_best: &(dyn Fn(&Best) + Sync),
+) -> Outcome<Stats> {
+    let start = Instant::now();
+    let finish = |status, board, stats| Outcome { status, board, seconds: start.elapsed().as_secs_f64(), stats };
+    let order = options.order.unwrap_or(Order::RowScan).cells(instance);
+    let Ok(plan) = walk::Plan::new(instance, &order) else {
+        return finish(Status::Infeasible, None, Stats::default());
+    };
+    let joins = instance.grid.max_score();
+    let deadline =
+        limits.time_limit.and_then(|t| Duration::try_from_secs_f64(t.max(0.0)).ok()).and_then(|d| start.checked_add(d));
+    let target_breaks = joins - options.target.unwrap_or(joins).min(joins);
+    let incumbent = options.incumbent.as_ref().map(|board| Best {
+        board: board.clone(),
+        score: board.score(instance),
+        seconds: 0.0,
+    });
+    let best_breaks = AtomicUsize::new(incumbent.as_ref().map_or(usize::MAX, |b| joins - b.score));
+    let done = AtomicBool::new(incumbent.as_ref().is_some_and(|b| joins - b.score <= target_breaks));
+    let best: Mutex<Option<Best>> = Mutex::new(incumbent);
+    let found = |board: Board, breaks: usize| {
+        let mut slot = best.lock().unwrap_or_else(|e| e.into_inner());
+        if slot.as_ref().is_some_and(|b| b.score >= joins - breaks) {
+            return;
+        }
+        let new = Best { board, score: joins - breaks, seconds: start.elapsed().as_secs_f64() };
+        on_best(&new);
+        *slot = Some(new);
+        if breaks <= target_breaks {
+            done.store(true, Ordering::Relaxed);
+        }
+    };
+    let (flag, deepest, nodes, attempts) =
+        (AtomicBool::new(false), AtomicUsize::new(0), AtomicUsize::new(0), AtomicUsize::new(0));
+    let shared = walk::Shared {
+        best: &best_breaks,
+        stop: &flag,
+        found: &found,
+        deadline,
+        bound: options.tileable,
+        deepest: &deepest,
+    };
+    let run = Run { plan: &plan, options, limits, shared, nodes: &nodes, attempts: &attempts, done: &done };
+    let threads = limits.threads.max(1) as usize;
+    let phase = |schedule: &Schedule, budget: usize, grow: bool, until: Option<Instant>| {
+        std::thread::scope(|scope| {
+            for t in 0..threads {
+                let run = &run;
+                let _ = scope.spawn(move || run.walk(t, schedule, budget, grow, until));
+            }
+        });
+    };
+    std::thread::scope(|scope| {
+        // The walks poll one flag; it follows the stop handle, the deadline and the end of the run.
+        let _ = scope.spawn(|| {
+            while !flag.load(Ordering::Relaxed) {
+                if stop.is_raised() || done.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
+                    flag.store(true, Ordering::Relaxed);
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        });
+        match (&options.schedule, options.schedule.budget()) {
+            (Schedule::Ramp { .. } | Schedule::Band { .. }, None) => {
+                let seconds = limits.time_limit.map_or(PROBE_SECONDS, |t| (t * PROBE_SHARE).min(PROBE_SECONDS));
+                phase(
+                    &Schedule::Steps(vec![(0, 0)]),
+                    0,
+                    false,
+                    Some(Instant::now() + Duration::from_secs_f64(seconds)),
+                );
+                let (schedule, budget) = derived(plan.free(), deepest.load(Ordering::Relaxed));
+                phase(&schedule, budget, true, None);
+            }
+            (schedule, budget) => phase(schedule, budget.unwrap_or(joins).min(joins), false, None),
+        }
+        flag.store(true, Ordering::Relaxed);
+    });
+    let best = best.into_inner().unwrap_or_else(|e| e.into_inner());
+    let stats = Stats {
+        nodes: nodes.load(Ordering::Relaxed) as u64,
+        attempts: attempts.load(Ordering::Relaxed) as u64,
+        best_breaks: best.as_ref().map(|b| joins - b.score),
+        best_seconds: best.as_ref().map(|b| b.seconds),
+        deepest: deepest.load(Ordering::Relaxed),
+        ..Stats::default()
+    };
+    let status = match &best {
+        Some(b) if b.score == joins => Status::Solved,
+        _ if stop.is_raised() => Status::Interrupted,
+        _ => Status::Unknown,
+    };
+    finish(status, best.map(|b| b.board), stats)
+}

@@ -1,0 +1,95 @@
+//! The best board of a score run, shared by its threads: each better board is handed on as it comes.
+
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use super::options::{Best, Options, Stats};
+use crate::outcome::{Outcome, Status};
+use crate::puzzle::{Board, Instance};
+use crate::stop::Stop;
+
+/// The run's best board and what follows from it.
+pub(crate) struct Keeper<'a> {
+    /// Breaks of the best board (`usize::MAX`: none yet); walks read it to look only for better.
+    pub(crate) breaks: AtomicUsize,
+    /// Raised when the target is reached (or a walk proved nothing better exists).
+    pub(crate) done: AtomicBool,
+    best: Mutex<Option<Best>>,
+    joins: usize,
+    target_breaks: usize,
+    start: Instant,
+    on_best: &'a (dyn Fn(&Best) + Sync),
+}
+
+impl<'a> Keeper<'a> {
+    /// A keeper for a run of `options` on `instance` started at `start`,
+    /// holding the options' incumbent (scored, at 0 s) if any.
+    pub(crate) fn new(
+        instance: &Instance,
+        options: &Options,
+        start: Instant,
+        on_best: &'a (dyn Fn(&Best) + Sync),
+    ) -> Keeper<'a> {
+        let joins = instance.grid.max_score();
+        let target_breaks = joins - options.target.unwrap_or(joins).min(joins);
+        let incumbent =
+            options.incumbent.as_ref().map(|b| Best { board: b.clone(), score: b.score(instance), seconds: 0.0 });
+        let breaks = incumbent.as_ref().map_or(usize::MAX, |b| joins - b.score);
+        Keeper {
+            breaks: AtomicUsize::new(breaks),
+            done: AtomicBool::new(breaks <= target_breaks),
+            best: Mutex::new(incumbent),
+            joins,
+            target_breaks,
+            start,
+            on_best,
+        }
+    }
+
+    /// Offers a full board with `breaks` mismatched joins: kept and handed on
+    /// if it beats the best so far.
+    pub(crate) fn offer(&self, board: Board, breaks: usize) {
+        let mut slot = self.best.lock().unwrap_or_else(|e| e.into_inner());
+        if slot.as_ref().is_some_and(|b| b.score >= self.joins - breaks) {
+            return;
+        }
+        let new = Best { board, score: self.joins - breaks, seconds: self.start.elapsed().as_secs_f64() };
+        (self.on_best)(&new);
+        *slot = Some(new);
+        let _ = self.breaks.fetch_min(breaks, Ordering::Relaxed);
+        if breaks <= self.target_breaks {
+            self.done.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Raises `flag` (which the walks poll) once `stop` is raised, the run is
+    /// done or `deadline` passes; returns when `flag` is raised.
+    pub(crate) fn watch(&self, flag: &AtomicBool, stop: &Stop, deadline: Option<Instant>) {
+        while !flag.load(Ordering::Relaxed) {
+            if stop.is_raised() || self.done.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
+                flag.store(true, Ordering::Relaxed);
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// The run's outcome: the best board, `Solved` when it is a full
+    /// solution, `Interrupted` when stopped from outside, else `Unknown`.
+    pub(crate) fn finish(
+        self,
+        stop: &Stop,
+        mut stats: Stats,
+        finish: impl FnOnce(Status, Option<Board>, Stats) -> Outcome<Stats>,
+    ) -> Outcome<Stats> {
+        let best = self.best.into_inner().unwrap_or_else(|e| e.into_inner());
+        stats.best_breaks = best.as_ref().map(|b| self.joins - b.score);
+        stats.best_seconds = best.as_ref().map(|b| b.seconds);
+        let status = match &best {
+            Some(b) if b.score == self.joins => Status::Solved,
+            _ if stop.is_raised() => Status::Interrupted,
+            _ => Status::Unknown,
+        };
+        finish(status, best.map(|b| b.board), stats)
+    }
+}

@@ -1,0 +1,119 @@
+//! What a score run is asked (its options) and what it tells (each new best board, its counters).
+
+use crate::puzzle::{Board, Instance};
+use crate::search::Order;
+
+use super::completion::Completion;
+use super::quota::Quota;
+use super::schedule::Schedule;
+
+/// Placements per attempt of the budget walk before a restart with other candidate orders.
+pub const DEFAULT_ATTEMPT_NODES: u64 = 2_000_000;
+
+/// Placements per attempt of the scan walk: the published 5 × 10⁸ loop
+/// iterations (placements and backtracks, about two per placement).
+pub const SCAN_ATTEMPT_NODES: u64 = 250_000_000;
+
+/// Which walk a score run uses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Walk {
+    /// The field's method: sorted lists scanned up to the first candidate over a
+    /// limit, a colour quota, the band's breaks, long attempts (`scan.rs`).
+    #[default]
+    Scan,
+    /// The break-budget walk with a tileability bound and short restarts (`walk.rs`).
+    Budget,
+}
+
+/// How to run the score search; time, seed and threads come from [`Limits`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// The walk.
+    pub walk: Walk,
+    /// The colour quota of the scan walk.
+    pub quota: Quota,
+    /// CP-SAT's completion of the scan walk's deep partial boards.
+    pub completion: Completion,
+    /// The fill order (`None`: row by row from the top left). The dispatcher
+    /// picks the order whose exact tree the search's estimator finds smallest.
+    pub order: Option<Order>,
+    /// The break schedule.
+    pub schedule: Schedule,
+    /// Stop once a board scores at least this (default: a full solution).
+    pub target: Option<usize>,
+    /// Placements per attempt before a restart (`None`: the walk's default,
+    /// [`SCAN_ATTEMPT_NODES`] or [`DEFAULT_ATTEMPT_NODES`]).
+    pub attempt_nodes: Option<u64>,
+    /// Prune partial boards that the colour counts say cannot be completed within the budget.
+    pub tileable: bool,
+    /// A full board to beat from the start (a checkpoint's): the run looks only
+    /// for better boards, and returns this one if it finds none. It must be a
+    /// full board of the instance with only mismatched joins.
+    pub incumbent: Option<Board>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            walk: Walk::default(),
+            quota: Quota::default(),
+            completion: Completion::default(),
+            order: None,
+            schedule: Schedule::default(),
+            target: None,
+            attempt_nodes: None,
+            tileable: true,
+            incumbent: None,
+        }
+    }
+}
+
+impl Options {
+    /// Checks the options against `instance`.
+    ///
+    /// # Errors
+    /// A target above the board's joins, or a schedule that decreases or exceeds them.
+    pub fn check(&self, instance: &Instance) -> Result<(), String> {
+        let joins = instance.grid.max_score();
+        if let Some(target) = self.target.filter(|&t| t > joins) {
+            return Err(format!("--target {target} is above the {joins} inner joins of a {} board", instance.grid));
+        }
+        self.schedule.check(joins).map_err(|e| format!("--breaks: {e}"))
+    }
+}
+
+/// What the score search counted.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize)]
+pub struct Stats {
+    /// Placements made, all threads and attempts.
+    pub nodes: u64,
+    /// Attempts started, all threads.
+    pub attempts: u64,
+    /// Breaks of the best board (mismatched joins); `None` without a full board.
+    pub best_breaks: Option<usize>,
+    /// Seconds until the best board was found.
+    pub best_seconds: Option<f64>,
+    /// The most free cells a walk filled at once (a full board fills them all).
+    pub deepest: usize,
+    /// Scan walk: how many attempts reached each depth (free cells filled) as their deepest.
+    pub depths: Vec<usize>,
+    /// Scan walk: partial boards the walks handed over for completion (before the bound's filter).
+    pub reported: u64,
+    /// Partial boards CP-SAT completed.
+    pub completions: u64,
+    /// Completions that beat the run's best board.
+    pub completions_improved: u64,
+    /// Scan walk: what the run settled (its fill order, breaks and quota; see [`plan::Plan`]).
+    pub plan: String,
+}
+
+/// A new best board, as the search reports it.
+#[derive(Clone, Debug)]
+pub struct Best {
+    /// The full board.
+    pub board: Board,
+    /// Its matched inner joins.
+    pub score: usize,
+    /// Seconds since the start.
+    pub seconds: f64,
+}

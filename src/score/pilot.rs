@@ -1,0 +1,117 @@
+//! Short walks that settle what the board decides: which colour quota helps the scan walk, and how deep it gets before any break.
+//!
+//! Each candidate plan walks a fixed number of placements (in attempts that
+//! end as the run's do when they stall, each with its lists sorted from the
+//! seed), so a seed settles the same plan on any machine and under any load. What counts is what the run will complete:
+//! the placements made within [`DEEP`] cells of the end (each a partial
+//! board for CP-SAT), then the deepest depth reached. On Eternity II with
+//! its centre clue, attempts with the three most concentrated quotas reach
+//! 245–247 cells and those without a quota 225–239; on the planted 5 + 17
+//! boards and on Eternity II with all five clues a quota holds most attempts
+//! near the first rows. Candidates are dealt to the threads in turn.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+
+use super::lists::Lists;
+use super::scan::{self, Attempt, Shared};
+use crate::puzzle::{Board, Instance};
+use crate::rng::Rng;
+
+/// Placements within this many free cells of the end count as deep ones.
+pub(crate) const DEEP: usize = 10;
+
+/// The work of one candidate's pilot: placements, in attempts that stall out as the run's do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Work {
+    /// Placements.
+    pub(crate) nodes: u64,
+}
+
+/// Placements a candidate walks when the run has at least [`FULL_WORK_SECONDS`].
+const FULL_WORK: u64 = 100_000_000;
+
+/// Attempts the work is dealt into; an attempt stalls out after half its share without a new depth.
+const ATTEMPTS: u64 = 4;
+
+/// Runs shorter than this many seconds scale the pilot's work down with their limit (to a quarter at most).
+const FULL_WORK_SECONDS: f64 = 300.0;
+
+impl Work {
+    /// The pilot's work for a run of `time_limit` seconds (`None`: unlimited).
+    pub(crate) fn for_limit(time_limit: Option<f64>) -> Work {
+        let share = time_limit.map_or(1.0, |t| (t / FULL_WORK_SECONDS).clamp(0.25, 1.0));
+        Work { nodes: (FULL_WORK as f64 * share) as u64 }
+    }
+}
+
+/// What a candidate's pilot walk did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct Reach {
+    /// Placements within [`DEEP`] cells of the end.
+    pub(crate) deep: u64,
+    /// The most free cells filled at once.
+    pub(crate) deepest: usize,
+}
+
+/// Each candidate's [`Reach`] (a candidate: its lists and the depth of its
+/// first break, which attempts are expected to reach), in the candidates' order, on `threads`
+/// threads; a full board a pilot walk finds goes to `found` with its breaks,
+/// and those above `best` are not looked for. Stops early, with what it has,
+/// when `stop` is raised.
+pub(crate) fn reach(
+    instance: &Instance,
+    candidates: &[(Lists, usize)],
+    work: Work,
+    (seed, threads): (u64, usize),
+    (best, stop): (&AtomicUsize, &AtomicBool),
+    found: &(dyn Fn(Board, usize) + Sync),
+) -> Vec<Reach> {
+    let one = |k: usize| {
+        let mut lists = candidates[k].0.clone();
+        let deep = AtomicU64::new(0);
+        let count = |_: Board, _: usize, _: usize| {
+            let _ = deep.fetch_add(1, Ordering::Relaxed);
+        };
+        let deepest = AtomicUsize::new(0);
+        let shared = Shared { best, stop, deadline: None, found, deep: &count, deepest: &deepest };
+        let mut attempt = Attempt {
+            budget: usize::MAX,
+            cap: work.nodes,
+            extend: 0,
+            report_from: usize::MAX,
+            report_all: lists.free().saturating_sub(DEEP).max(1),
+            stall: 0,
+            expect: candidates[k].1,
+        };
+        // The work in ATTEMPTS attempts; one that stalls leaves the rest of its share to the next.
+        let (mut made, mut a) = (0u64, 0u64);
+        while made < work.nodes && !stop.load(Ordering::Relaxed) {
+            lists.shuffle(&mut Rng::new(seed.wrapping_mul(0x2545_F491_4F6C_DD1D).wrapping_add(a)));
+            attempt.cap = (work.nodes / ATTEMPTS).max(1).min(work.nodes - made);
+            attempt.stall = attempt.cap / 2;
+            let (end, nodes, _) = scan::attempt(&lists, instance, &attempt, &shared);
+            made += nodes.max(1);
+            a += 1;
+            if end == scan::End::Exhausted {
+                break;
+            }
+        }
+        Reach { deep: deep.load(Ordering::Relaxed), deepest: deepest.load(Ordering::Relaxed) }
+    };
+    let threads = threads.clamp(1, candidates.len().max(1));
+    let mut reached = vec![Reach::default(); candidates.len()];
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads)
+            .map(|t| {
+                let one = &one;
+                scope.spawn(move || (t..candidates.len()).step_by(threads).map(|k| (k, one(k))).collect::<Vec<_>>())
+            })
+            .collect();
+        for handle in handles {
+            for (k, r) in handle.join().expect("a pilot thread panicked") {
+                reached[k] = r;
+            }
+        }
+    });
+    reached
+}

@@ -1,0 +1,156 @@
+//! Scan walks on threads, attempt after attempt, each with its lists sorted afresh, their boards merged as they come.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::time::Instant;
+
+use super::completer::{Queue, bound};
+use super::keeper::Keeper;
+use super::lists::Lists;
+use super::options::{Best, Options, SCAN_ATTEMPT_NODES, Stats};
+use super::pilot::Work;
+use super::plan::Plan;
+use super::scan::{self, Attempt, End, STALL, Shared};
+use crate::outcome::{Limits, Outcome, Status};
+use crate::puzzle::{Board, Instance};
+use crate::rng::Rng;
+use crate::stop::Stop;
+
+/// What every walk thread of a run reads and counts.
+pub(crate) struct Walks<'a> {
+    pub(crate) instance: &'a Instance,
+    pub(crate) lists: &'a Lists,
+    /// The first attempt's settings; later attempts keep them.
+    pub(crate) attempt: Attempt,
+    pub(crate) seed: u64,
+    pub(crate) shared: Shared<'a>,
+    /// Placements and attempts, all threads.
+    pub(crate) nodes: &'a AtomicU64,
+    pub(crate) attempts: &'a AtomicU64,
+    /// Raised when the run is over (target reached, or nothing better can be found).
+    pub(crate) done: &'a AtomicBool,
+    /// How many attempts reached each depth as their deepest (index: free cells filled).
+    pub(crate) depths: &'a [AtomicUsize],
+    /// No attempt starts once the walks have made this many placements.
+    pub(crate) node_limit: Option<u64>,
+}
+
+impl Walks<'_> {
+    /// Thread `t`'s attempts until the run is over. Attempt `k` of thread `t`
+    /// sorts its lists with a generator seeded from (seed, t, k), so one
+    /// thread with one seed walks the same attempts every time.
+    pub(crate) fn walk(&self, t: usize) {
+        let mut lists = self.lists.clone();
+        let over = || {
+            self.done.load(Ordering::Relaxed)
+                || self.node_limit.is_some_and(|n| self.nodes.load(Ordering::Relaxed) >= n)
+                || self.shared.stop.load(Ordering::Relaxed)
+                || self.shared.deadline.is_some_and(|d| Instant::now() >= d)
+        };
+        let mut k = 0u64;
+        while !over() {
+            let mut rng = Rng::new(self.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(((t as u64) << 32) | k));
+            k += 1;
+            lists.shuffle(&mut rng);
+            let _ = self.attempts.fetch_add(1, Ordering::Relaxed);
+            let (end, made, deepest) = scan::attempt(&lists, self.instance, &self.attempt, &self.shared);
+            let _ = self.nodes.fetch_add(made, Ordering::Relaxed);
+            if let Some(slot) = self.depths.get(deepest) {
+                let _ = slot.fetch_add(1, Ordering::Relaxed);
+            }
+            if end == End::Exhausted {
+                // The whole tree within the allowance is walked: another order of it finds nothing new.
+                self.done.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+}
+
+/// The scan method on `limits.threads` threads (0: one): see `score::solve`.
+pub(crate) fn solve(
+    instance: &Instance,
+    options: &Options,
+    limits: &Limits,
+    stop: &Stop,
+    on_best: &(dyn Fn(&Best) + Sync),
+) -> Outcome<Stats> {
+    let start = Instant::now();
+    let keeper = Keeper::new(instance, options, start, on_best);
+    let finish = |status, board, stats| Outcome { status, board, seconds: start.elapsed().as_secs_f64(), stats };
+    let deadline = limits.deadline(start);
+    let (flag, deepest, nodes, attempts) =
+        (AtomicBool::new(false), AtomicUsize::new(0), AtomicU64::new(0), AtomicU64::new(0));
+    let found = |board: Board, breaks: usize| keeper.offer(board, breaks);
+    let threads = limits.threads.max(1) as usize;
+    let plan = std::thread::scope(|scope| {
+        let _ = scope.spawn(|| keeper.watch(&flag, stop, deadline));
+        let work = Work::for_limit(limits.time_limit);
+        let plan = Plan::settle(instance, options, work, (limits.seed, threads), (&keeper.breaks, &flag), &found);
+        flag.store(true, Ordering::Relaxed);
+        plan
+    });
+    flag.store(false, Ordering::Relaxed);
+    let Ok((plan, lists)) = plan.and_then(|plan| plan.lists(instance).map(|lists| (plan, lists))) else {
+        return finish(Status::Infeasible, None, Stats::default());
+    };
+    let depths: Vec<AtomicUsize> = (0..=lists.free()).map(|_| AtomicUsize::new(0)).collect();
+    let queue = Queue::default();
+    let reported = AtomicU64::new(0);
+    let deep = |board: Board, breaks: usize, depth: usize| {
+        let _ = reported.fetch_add(1, Ordering::Relaxed);
+        if breaks + bound(instance, &board) < keeper.breaks.load(Ordering::Relaxed) {
+            queue.push(board, breaks, depth);
+        }
+    };
+    let shared = Shared { best: &keeper.breaks, stop: &flag, deadline, found: &found, deep: &deep, deepest: &deepest };
+    let attempt = Attempt {
+        budget: usize::MAX,
+        cap: options.attempt_nodes.unwrap_or(SCAN_ATTEMPT_NODES),
+        extend: 0,
+        report_from: within(lists.free(), options.completion.cells),
+        report_all: within(lists.free(), options.completion.every),
+        stall: STALL,
+        expect: plan.first_break(),
+    };
+    let walks = Walks {
+        instance,
+        lists: &lists,
+        attempt,
+        seed: limits.seed,
+        shared,
+        nodes: &nodes,
+        attempts: &attempts,
+        done: &keeper.done,
+        depths: &depths,
+        node_limit: limits.node_limit,
+    };
+    std::thread::scope(|scope| {
+        let _ = scope.spawn(|| keeper.watch(&flag, stop, deadline));
+        if options.completion.cells > 0 {
+            let _ = scope.spawn(|| queue.work(instance, &options.completion, &keeper, &flag, limits.seed));
+        }
+        std::thread::scope(|walkers| {
+            for t in 0..threads {
+                let walks = &walks;
+                let _ = walkers.spawn(move || walks.walk(t));
+            }
+        });
+        flag.store(true, Ordering::Relaxed);
+    });
+    let stats = Stats {
+        nodes: nodes.load(Ordering::Relaxed),
+        attempts: attempts.load(Ordering::Relaxed),
+        deepest: deepest.load(Ordering::Relaxed),
+        depths: depths.iter().map(|d| d.load(Ordering::Relaxed)).collect(),
+        completions: queue.completed.load(Ordering::Relaxed),
+        reported: reported.load(Ordering::Relaxed),
+        completions_improved: queue.improved.load(Ordering::Relaxed),
+        plan: plan.to_string(),
+        ..Stats::default()
+    };
+    keeper.finish(stop, stats, finish)
+}
+
+/// The depth at which `cells` of `free` cells are left (`usize::MAX` for 0: never).
+fn within(free: usize, cells: usize) -> usize {
+    if cells == 0 { usize::MAX } else { free.saturating_sub(cells).max(1) }
+}

@@ -1,0 +1,456 @@
+//! The scan walk: a depth-first fill over sorted candidate lists that stops each scan at the first candidate over a limit.
+//!
+//! The field's published score method (Blackwood's solver), over the lists
+//! of [`Lists`]: at each depth the list keyed by the cell's two known sides
+//! is read from where the last try left off; a record that breaks more joins
+//! than the schedule still allows, or whose quota sides would leave the
+//! quota unmet, ends the scan (the lists are sorted so that everything after
+//! it is worse), a piece already placed is skipped, and the first other
+//! record is placed. No bound, no allocation and no clock in the loop: it
+//! hands back to [`attempt`] only on a full board, a depth deeper than the
+//! attempt has reached, or every [`POLL`] placements.
+//!
+//! A full board with `b` breaks tightens the allowance to `b − 1` (the walk
+//! then looks only for better boards); partial boards that reach a new
+//! depth of the attempt at or past a given depth are handed to the caller,
+//! who may complete them (with CP-SAT, see `complete.rs`).
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Instant;
+
+use super::lists::{Lists, Rec, Step};
+use crate::puzzle::{Board, Instance, Placement};
+
+/// Placements between two looks at the clock and the shared flags.
+pub(crate) const POLL: u64 = 1 << 16;
+
+/// What the walk shares with its sibling threads and its caller.
+#[derive(Clone, Copy)]
+pub(crate) struct Shared<'a> {
+    /// Breaks of the best full board any walk found (`usize::MAX`: none yet).
+    pub(crate) best: &'a AtomicUsize,
+    /// Raised from outside (Ctrl-C, the limit, the target reached).
+    pub(crate) stop: &'a AtomicBool,
+    /// The wall-clock end of the run.
+    pub(crate) deadline: Option<Instant>,
+    /// Called with each full board whose breaks are below `best` (which it sets).
+    pub(crate) found: &'a (dyn Fn(Board, usize) + Sync),
+    /// Called with a partial board (its breaks, its free cells filled) that
+    /// reaches a new depth of its attempt at or past [`Attempt::report_from`].
+    pub(crate) deep: &'a (dyn Fn(Board, usize, usize) + Sync),
+    /// The most free cells any walk has filled at once.
+    pub(crate) deepest: &'a AtomicUsize,
+}
+
+/// One attempt's settings.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Attempt {
+    /// Breaks allowed in all (the schedule's allowance is capped by it).
+    pub(crate) budget: usize,
+    /// Placements before the attempt ends.
+    pub(crate) cap: u64,
+    /// Placements added to the cap each time the attempt reaches a depth no
+    /// walk of the run had reached (0: none).
+    pub(crate) extend: u64,
+    /// Partial boards at least this deep are reported when they reach a new
+    /// depth of the attempt (`usize::MAX`: none).
+    pub(crate) report_from: usize,
+    /// Partial boards at least this deep are all reported (`usize::MAX`: none).
+    pub(crate) report_all: usize,
+    /// An attempt still short of [`STALLED`] of the deepest depth any walk of
+    /// the run reached (or of `expect`, if deeper) ends once it has made this
+    /// many placements without reaching a new depth of its own (0: never):
+    /// such an attempt is stuck in a prefix that cannot be completed (on the
+    /// planted boards, now and then in the first rows), and a fresh one does better.
+    pub(crate) stall: u64,
+    /// The depth an attempt is expected to reach: the schedule's first break.
+    pub(crate) expect: usize,
+}
+
+/// Placements without a new depth after which an attempt far short of the run's deepest restarts ([`Attempt::stall`]).
+pub(crate) const STALL: u64 = 20_000_000;
+
+/// The share of the run's deepest depth below which an attempt may stall out.
+pub(crate) const STALLED: f64 = 0.9;
+
+/// How one attempt ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum End {
+    /// The whole tree within the allowance was walked.
+    Exhausted,
+    /// The node cap of the attempt was reached.
+    Capped,
+    /// The stop, the deadline or a perfect board ended the run.
+    Stopped,
+}
+
+/// Why the inner loop handed back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Event {
+    /// Every free cell is filled.
+    Full,
+    /// A depth deeper than the attempt had reached, or one deep enough to report every time.
+    Deeper,
+    /// The poll's placement count was reached.
+    Poll,
+    /// The first cell's list is exhausted.
+    Exhausted,
+}
+
+/// A walk's state: what is placed at each depth and where each scan resumes.
+struct Walk<'a> {
+    steps: &'a [Step],
+    recs: &'a [Rec],
+    starts: &'a [u32],
+    keys: usize,
+    /// Per depth the record placed there, then the missing-side and clue slots.
+    slots: Vec<u64>,
+    /// Per depth, the next record to try.
+    pos: Vec<u32>,
+    /// Per depth, the breaks and quota sides of the cells placed before it.
+    breaks: Vec<u8>,
+    quota: Vec<u16>,
+    used: Box<[bool; 1 << 16]>,
+    depth: usize,
+    deepest: usize,
+    /// The inner loop hands back at this depth: one past the deepest, or the depth where every board is reported.
+    watch: usize,
+    nodes: u64,
+    /// Breaks allowed in all.
+    budget: u8,
+}
+
+impl<'a> Walk<'a> {
+    /// A walk at the root of `lists`. Panics if a list head or key could fall
+    /// outside its array, which [`scan`] relies on.
+    fn new(lists: &'a Lists, budget: usize) -> Walk<'a> {
+        let keys = lists.keys;
+        assert!(keys <= 256, "colours fit a byte");
+        assert!(lists.steps.iter().all(|s| s.table as usize + keys * keys <= lists.starts.len()), "a table is cut");
+        assert!(lists.starts.iter().all(|&s| (s as usize) < lists.recs.len()), "a head lies outside the records");
+        assert_eq!(lists.recs.last(), Some(&Rec::SENTINEL), "the last list ends");
+        let key_ok = |v: u64| (v as u32).to_le_bytes().iter().all(|&b| usize::from(b) < keys);
+        assert!(lists.recs.iter().all(|r| *r == Rec::SENTINEL || key_ok(r.0)), "a record shows a colour out of range");
+        assert!(lists.slots.iter().all(|&v| key_ok(v)), "a slot shows a colour out of range");
+        assert!(lists.steps.iter().all(|s| usize::from(s.a.max(s.b)) < lists.slots.len()), "a side reads no slot");
+        let free = lists.free();
+        let mut used = Box::new([false; 1 << 16]);
+        used[..lists.clue_pieces.len()].copy_from_slice(&lists.clue_pieces);
+        let mut walk = Walk {
+            steps: &lists.steps,
+            recs: &lists.recs,
+            starts: &lists.starts,
+            keys,
+            slots: lists.slots.clone(),
+            pos: vec![0; free + 1],
+            breaks: vec![0; free + 1],
+            quota: vec![0; free + 1],
+            used,
+            depth: 0,
+            deepest: 0,
+            watch: 1,
+            nodes: 0,
+            budget: budget.min(usize::from(u8::MAX - 1)) as u8,
+        };
+        if free > 0 {
+            walk.pos[0] = walk.head(0);
+        }
+        walk
+    }
+
+    /// The head of the list of the step at `depth`, keyed by its known sides' colours.
+    #[inline(always)]
+    fn head(&self, depth: usize) -> u32 {
+        let s = &self.steps[depth];
+        let a = (self.slots[usize::from(s.a)] >> s.a_shift) as u8;
+        let b = (self.slots[usize::from(s.b)] >> s.b_shift) as u8;
+        self.starts[s.table as usize + usize::from(a) * self.keys + usize::from(b)]
+    }
+
+    /// Takes back the record at `depth - 1`, so the scan goes on there.
+    fn back(&mut self) {
+        self.depth -= 1;
+        let piece = Rec(self.slots[self.depth]).piece();
+        self.used[usize::from(piece)] = false;
+    }
+
+    /// The board of the first `depth` free cells.
+    fn board(&self, lists: &Lists, instance: &Instance) -> Board {
+        let mut board = lists.clue_board.clone();
+        for (step, &slot) in self.steps.iter().zip(&self.slots).take(self.depth) {
+            let rec = Rec(slot);
+            let rotation = Lists::rotation(instance, rec);
+            board.cells[usize::from(step.cell)] = Some(Placement { piece: usize::from(rec.piece()), rotation });
+        }
+        board
+    }
+}
+
+/// The inner loop, from the walk's depth until an [`Event`]; `poll_at` is
+/// the placement count of the next poll.
+///
+/// Indexing is unchecked: [`Walk::new`] checked that every list head lies
+/// inside `recs` and every key inside `starts`; every list ends with a
+/// sentinel that breaks more joins than any allowance (so no scan passes
+/// it); depths stay in `0..free`, and `pos`, `breaks` and `quota` hold
+/// `free + 1` entries, `slots` more.
+///
+/// One function on purpose: this loop is where the walk spends its time, and
+/// kept whole the depth and the node count stay in registers.
+#[inline(never)]
+fn scan(w: &mut Walk, poll_at: u64) -> Event {
+    let (steps, recs, starts, keys) = (w.steps, w.recs, w.starts, w.keys);
+    let free = steps.len();
+    let (mut depth, mut nodes, watch, budget) = (w.depth, w.nodes, w.watch, w.budget);
+    debug_assert!(depth < free);
+    let slots = &mut w.slots[..];
+    let (pos, breaks, quota) = (&mut w.pos[..], &mut w.breaks[..], &mut w.quota[..]);
+    let used = &mut *w.used;
+    'depth: loop {
+        // SAFETY: depth < free = steps.len() < pos.len() = breaks.len() = quota.len().
+        let (step, made, have, mut p) = unsafe {
+            (
+                steps.get_unchecked(depth),
+                *breaks.get_unchecked(depth),
+                *quota.get_unchecked(depth),
+                *pos.get_unchecked(depth) as usize,
+            )
+        };
+        let allow = step.allow.min(budget).saturating_sub(made);
+        loop {
+            // SAFETY: p starts at a list head inside recs and stops at the
+            // list's sentinel at the latest, whose breaks exceed any allow.
+            let rec = unsafe { *recs.get_unchecked(p) };
+            p += 1;
+            if rec.breaks() > allow {
+                break;
+            }
+            if used[usize::from(rec.piece())] {
+                continue;
+            }
+            if u16::from(rec.quota()) + have < step.need {
+                break;
+            }
+            used[usize::from(rec.piece())] = true;
+            // SAFETY: depth < free, so depth + 1 <= free is inside every per-depth array.
+            unsafe {
+                *pos.get_unchecked_mut(depth) = p as u32;
+                *slots.get_unchecked_mut(depth) = rec.0;
+                *breaks.get_unchecked_mut(depth + 1) = made + rec.breaks();
+                *quota.get_unchecked_mut(depth + 1) = have + u16::from(rec.quota());
+            }
+            depth += 1;
+            nodes += 1;
+            if depth == free {
+                w.depth = depth;
+                w.nodes = nodes;
+                return Event::Full;
+            }
+            // SAFETY: depth < free; its sides read slots checked by Walk::new.
+            let next = unsafe { steps.get_unchecked(depth) };
+            let a = unsafe { (*slots.get_unchecked(usize::from(next.a)) >> next.a_shift) as u8 };
+            let b = unsafe { (*slots.get_unchecked(usize::from(next.b)) >> next.b_shift) as u8 };
+            // SAFETY: a, b < keys (colours checked by Walk::new); the table has keys² heads.
+            unsafe {
+                *pos.get_unchecked_mut(depth) =
+                    *starts.get_unchecked(next.table as usize + usize::from(a) * keys + usize::from(b));
+            }
+            if depth >= watch || nodes >= poll_at {
+                w.depth = depth;
+                w.nodes = nodes;
+                return if depth >= watch { Event::Deeper } else { Event::Poll };
+            }
+            continue 'depth;
+        }
+        if depth == 0 {
+            w.depth = 0;
+            w.nodes = nodes;
+            return Event::Exhausted;
+        }
+        depth -= 1;
+        // SAFETY: depth < free.
+        let piece = Rec(unsafe { *slots.get_unchecked(depth) }).piece();
+        used[usize::from(piece)] = false;
+    }
+}
+
+/// One attempt over `lists` (sorted for this attempt) until its tree within
+/// the allowance is walked, its cap is reached, or the run stops. Returns how
+/// it ended, the placements made and the deepest depth reached.
+pub(crate) fn attempt(
+    lists: &Lists,
+    instance: &Instance,
+    settings: &Attempt,
+    shared: &Shared<'_>,
+) -> (End, u64, usize) {
+    let free = lists.free();
+    if free == 0 {
+        return (End::Exhausted, 0, 0);
+    }
+    let budget = settings.budget.min(shared.best.load(Ordering::Relaxed).saturating_sub(1));
+    let mut w = Walk::new(lists, budget);
+    let mut cap = settings.cap;
+    let mut next_poll = POLL;
+    let mut improved_at = 0u64;
+    loop {
+        let event = scan(&mut w, next_poll.min(cap.max(1)));
+        match event {
+            Event::Exhausted => return (End::Exhausted, w.nodes, w.deepest),
+            Event::Full => {
+                let made = usize::from(w.breaks[free]);
+                if made < shared.best.load(Ordering::Relaxed) {
+                    shared.best.fetch_min(made, Ordering::Relaxed);
+                    (shared.found)(w.board(lists, instance), made);
+                }
+                if made == 0 {
+                    return (End::Stopped, w.nodes, free);
+                }
+                w.deepest = free;
+                w.watch = free;
+                w.budget = w.budget.min(made as u8 - 1);
+                w.back();
+            }
+            Event::Deeper => {
+                let new = w.depth > w.deepest;
+                if new {
+                    w.deepest = w.depth;
+                    improved_at = w.nodes;
+                    w.watch = (w.deepest + 1).min(settings.report_all);
+                    if shared.deepest.fetch_max(w.depth, Ordering::Relaxed) < w.depth && settings.extend > 0 {
+                        cap = cap.max(w.nodes + settings.extend);
+                    }
+                }
+                if (new && w.depth >= settings.report_from) || w.depth >= settings.report_all {
+                    (shared.deep)(w.board(lists, instance), usize::from(w.breaks[w.depth]), w.depth);
+                }
+            }
+            Event::Poll => {}
+        }
+        if w.nodes >= next_poll || w.nodes >= cap {
+            crate::live::nodes(w.nodes.saturating_sub(next_poll - POLL));
+            next_poll = w.nodes + POLL;
+            if w.nodes >= cap {
+                return (End::Capped, w.nodes, w.deepest);
+            }
+            let reference = shared.deepest.load(Ordering::Relaxed).max(settings.expect);
+            let short = (w.deepest as f64) < STALLED * reference as f64;
+            if settings.stall > 0 && short && w.nodes - improved_at >= settings.stall {
+                return (End::Capped, w.nodes, w.deepest);
+            }
+            if shared.stop.load(Ordering::Relaxed) || shared.deadline.is_some_and(|d| Instant::now() >= d) {
+                return (End::Stopped, w.nodes, w.deepest);
+            }
+            let best = shared.best.load(Ordering::Relaxed);
+            if best == 0 {
+                return (End::Stopped, w.nodes, w.deepest);
+            }
+            if best <= usize::from(w.budget) {
+                // A sibling found better: look below its board.
+                w.budget = (best - 1) as u8;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::{Grid, Piece, Placement};
+
+    /// Two free cells side by side (a 2×1 board) with hand-made lists, so a
+    /// test sees exactly which records the scan places.
+    fn two_cells(first: Vec<Rec>, second: Vec<Rec>, allow: [u8; 2], need: [u16; 2]) -> (Instance, Lists) {
+        let instance =
+            Instance { grid: Grid { width: 2, height: 1 }, pieces: vec![Piece([0; 4]); 2], clues: Vec::new() };
+        let mut recs = first.clone();
+        recs.push(Rec::SENTINEL);
+        let second_head = recs.len() as u32;
+        recs.extend(second);
+        recs.push(Rec::SENTINEL);
+        // One key per side (a missing side reads key 0): step 0's table, then step 1's.
+        let lists = Lists {
+            recs,
+            starts: vec![0, second_head],
+            keys: 1,
+            steps: vec![
+                Step { cell: 0, a: 2, a_shift: 0, b: 2, b_shift: 0, table: 0, allow: allow[0], need: need[0] },
+                Step { cell: 1, a: 2, a_shift: 0, b: 2, b_shift: 0, table: 1, allow: allow[1], need: need[1] },
+            ],
+            slots: vec![0, 0, 0],
+            clue_board: Board::empty(instance.grid),
+            clue_pieces: vec![false; 2],
+        };
+        (instance, lists)
+    }
+
+    fn rec(piece: u16, breaks: u8, quota: u8) -> Rec {
+        Rec(u64::from(piece) << 32 | u64::from(breaks) << 48 | u64::from(quota) << 56)
+    }
+
+    /// Every full board the walk reports, with its breaks, in order.
+    fn boards(instance: &Instance, lists: &Lists) -> Vec<(Vec<usize>, usize)> {
+        let seen = std::sync::Mutex::new(Vec::new());
+        let found = |board: Board, breaks: usize| {
+            let pieces = board.cells.iter().map(|c| c.map_or(usize::MAX, |p: Placement| p.piece)).collect();
+            seen.lock().unwrap().push((pieces, breaks));
+        };
+        let deep = |_: Board, _: usize, _: usize| {};
+        let (best, stop, deepest) = (AtomicUsize::new(usize::MAX), AtomicBool::new(false), AtomicUsize::new(0));
+        let shared = Shared { best: &best, stop: &stop, deadline: None, found: &found, deep: &deep, deepest: &deepest };
+        let settings = Attempt {
+            budget: usize::MAX,
+            cap: 1_000,
+            extend: 0,
+            report_from: usize::MAX,
+            report_all: usize::MAX,
+            stall: 0,
+            expect: 0,
+        };
+        let (end, _, _) = attempt(lists, instance, &settings, &shared);
+        let seen = seen.into_inner().unwrap();
+        // The tree is walked whole, or a perfect board ended the run.
+        assert!(end == End::Exhausted || (end == End::Stopped && seen.last().is_some_and(|b| b.1 == 0)), "{end:?}");
+        seen
+    }
+
+    /// The quota is a cut, not a filter: the lists are sorted with the most
+    /// quota sides first, so the scan stops at the first record that would
+    /// leave the quota unmet. Here that record (piece 0, one side) heads an
+    /// unsorted list and piece 1, with two sides, after it is never placed;
+    /// a scan that skipped instead of stopping would place it.
+    #[test]
+    fn the_quota_cuts_the_list_at_the_first_record_under_it() {
+        let (instance, lists) =
+            two_cells(vec![rec(0, 0, 1), rec(1, 0, 2)], vec![rec(0, 0, 0), rec(1, 0, 0)], [0, 0], [2, 0]);
+        assert!(boards(&instance, &lists).is_empty(), "the cut leaves nothing");
+        let (instance, lists) =
+            two_cells(vec![rec(1, 0, 2), rec(0, 0, 1)], vec![rec(0, 0, 0), rec(1, 0, 0)], [0, 0], [2, 0]);
+        assert_eq!(boards(&instance, &lists), vec![(vec![1, 0], 0)], "the head meets the quota");
+    }
+
+    /// The breaks allowed are cumulative per depth: a record that breaks a
+    /// join is placed only where the allowance, less the breaks already made,
+    /// covers it; and a record over it ends the scan (the records after it,
+    /// which break no more, are never tried). Fails if the cap is per cell
+    /// instead of cumulative, or read one depth off.
+    #[test]
+    fn breaks_are_capped_by_the_cumulative_allowance_at_each_depth() {
+        // Both cells offer only a breaking record: one break in all allows one of them, not both.
+        let (instance, lists) = two_cells(vec![rec(0, 1, 0)], vec![rec(1, 1, 0)], [1, 1], [0, 0]);
+        assert!(boards(&instance, &lists).is_empty(), "two breaks exceed one");
+        let (instance, lists) = two_cells(vec![rec(0, 1, 0)], vec![rec(1, 1, 0)], [1, 2], [0, 0]);
+        assert_eq!(boards(&instance, &lists), vec![(vec![0, 1], 2)]);
+        // No break at the first cell: its breaking record ends its scan, the exact one after it is never reached.
+        let (instance, lists) = two_cells(vec![rec(0, 1, 0), rec(0, 0, 0)], vec![rec(1, 0, 0)], [0, 1], [0, 0]);
+        assert!(boards(&instance, &lists).is_empty());
+        let (instance, lists) = two_cells(vec![rec(0, 0, 0), rec(0, 1, 0)], vec![rec(1, 0, 0)], [0, 1], [0, 0]);
+        assert_eq!(boards(&instance, &lists), vec![(vec![0, 1], 0)]);
+    }
+
+    /// A piece placed at the first cell is not placed again at the second.
+    #[test]
+    fn a_used_piece_is_skipped() {
+        let (instance, lists) = two_cells(vec![rec(0, 0, 0)], vec![rec(0, 0, 0), rec(1, 0, 0)], [0, 0], [0, 0]);
+        assert_eq!(boards(&instance, &lists), vec![(vec![0, 1], 0)]);
+    }
+}
