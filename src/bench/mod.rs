@@ -12,6 +12,7 @@ pub mod report;
 pub mod runs;
 pub mod score;
 pub mod score_report;
+pub mod score_speed;
 pub mod search_speed;
 pub mod spine;
 pub mod variants;

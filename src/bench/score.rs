@@ -29,8 +29,10 @@ use crate::stop::Stop;
 /// An arm of the score bench.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum ScoreArm {
-    /// The break-budget walk ([`score`]) on every core, for the whole budget.
+    /// The score search ([`score`], its default walk: the scan walk) on every core, for the whole budget.
     Search,
+    /// The break-budget walk (`--walk budget`), the score search before the scan walk.
+    Budget,
     /// `auto` for the score: the walk, then CP-SAT repairing regions of its board.
     Repair,
     /// CP-SAT maximizing the matched joins of the whole board.
@@ -46,13 +48,21 @@ pub enum ScoreArm {
 
 impl ScoreArm {
     /// Every arm, in the table's order.
-    pub const ALL: [ScoreArm; 6] =
-        [ScoreArm::Search, ScoreArm::Repair, ScoreArm::Cpsat, ScoreArm::Mip, ScoreArm::Dfs, ScoreArm::Blackwood];
+    pub const ALL: [ScoreArm; 7] = [
+        ScoreArm::Search,
+        ScoreArm::Budget,
+        ScoreArm::Repair,
+        ScoreArm::Cpsat,
+        ScoreArm::Mip,
+        ScoreArm::Dfs,
+        ScoreArm::Blackwood,
+    ];
 
     /// The name in runs files, tables and charts.
     pub fn name(self) -> &'static str {
         match self {
             ScoreArm::Search => "search",
+            ScoreArm::Budget => "budget",
             ScoreArm::Repair => "search+repair",
             ScoreArm::Cpsat => "cpsat",
             ScoreArm::Mip => "mip",
@@ -64,7 +74,7 @@ impl ScoreArm {
     fn kind(self) -> SolverKind {
         match self {
             ScoreArm::Blackwood => SolverKind::Search,
-            ScoreArm::Search => SolverKind::Search,
+            ScoreArm::Search | ScoreArm::Budget => SolverKind::Search,
             ScoreArm::Repair => SolverKind::Auto,
             ScoreArm::Cpsat => SolverKind::Cpsat,
             ScoreArm::Mip => SolverKind::Mip,
@@ -248,7 +258,9 @@ fn jobs(config: &ScoreConfig) -> Vec<Job> {
 /// The threads an arm runs: the walk and CP-SAT take every core, the MIP and the DFS one.
 fn threads(arm: ScoreArm, cores: u32) -> u32 {
     match arm {
-        ScoreArm::Search | ScoreArm::Repair | ScoreArm::Cpsat | ScoreArm::Blackwood => arm.kind().threads(cores),
+        ScoreArm::Search | ScoreArm::Budget | ScoreArm::Repair | ScoreArm::Cpsat | ScoreArm::Blackwood => {
+            arm.kind().threads(cores)
+        }
         ScoreArm::Mip | ScoreArm::Dfs => arm.kind().threads(1),
     }
 }
@@ -280,7 +292,15 @@ fn run_arm(arm: ScoreArm, instance: &Instance, limits: &Limits, stop: &Stop) -> 
         }
     };
     crate::live::begin(&format!("{arm} for the score on a {} board", instance.grid), instance);
-    let outcome = solver.solve_score(instance, &score::Options::default(), limits, stop, &on_best)?;
+    let options = match arm {
+        ScoreArm::Budget => score::Options {
+            walk: score::Walk::Budget,
+            schedule: score::Schedule::Ramp { unlock: score::schedule::DEFAULT_UNLOCK, budget: None },
+            ..score::Options::default()
+        },
+        _ => score::Options::default(),
+    };
+    let outcome = solver.solve_score(instance, &options, limits, stop, &on_best)?;
     crate::live::end(&outcome.status.to_string());
     let mut trace = trace.into_inner().unwrap_or_else(|e| e.into_inner());
     trace.sort_by(|a, b| a.0.total_cmp(&b.0));

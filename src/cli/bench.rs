@@ -1,6 +1,6 @@
 //! `edgematch bench …`: benchmarks whose records go to `results/`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context as _, Result};
@@ -43,17 +43,33 @@ pub(crate) enum BenchCommand {
     Reach(ReachArgs),
     /// The best verified score and the time to reach each score, per board, budget and score arm.
     Score(ScoreArgs),
+    /// The score walk's placements per second beside the field's published solver's, one thread each.
+    ScoreSpeed(ScoreSpeedArgs),
+}
+
+#[derive(Args)]
+pub(crate) struct ScoreSpeedArgs {
+    /// Seconds each walk runs (the port prints its rate after 2.5 × 10⁹ turns, about 40 s).
+    #[arg(long, default_value_t = 60.0, value_parser = seconds)]
+    seconds: f64,
+    /// The data folder (the official set).
+    #[arg(long, default_value = "data")]
+    data: PathBuf,
+    /// The JSON record to write.
+    #[arg(long, default_value = "results/score/speed.json")]
+    out: PathBuf,
 }
 
 #[derive(Args)]
 pub(crate) struct ScoreArgs {
-    /// Arms to run on each board: search (the score walk), search+repair
+    /// Arms to run on each board: search (the score search's default: the scan
+    /// walk), budget (the break-budget walk, `--walk budget`), search+repair
     /// (the walk, then CP-SAT repairing regions), cpsat (CP-SAT maximizing the
     /// matched joins of the whole board), mip (HiGHS), dfs (its deepest partial
     /// board), blackwood (the field's published method, the Rust port of
     /// Blackwood's solver from the checkout named by EDGEMATCH_BLACKWOOD_DIR,
     /// its boards completed by CP-SAT; official-centre only, skipped without it).
-    #[arg(long, value_delimiter = ',', default_value = "search,search+repair,cpsat,mip,dfs,blackwood")]
+    #[arg(long, value_delimiter = ',', default_value = "search,budget,search+repair,cpsat,mip,dfs,blackwood")]
     arms: Vec<ScoreArm>,
     /// The official set's boards: official-centre (centre clue only),
     /// official-five (all five clues); `none` for neither.
@@ -372,6 +388,11 @@ pub(crate) fn run(command: BenchCommand) -> Result<ExitCode> {
         BenchCommand::External(args) => external(args),
         BenchCommand::Reach(args) => reach(args),
         BenchCommand::Score(args) => score(args),
+        BenchCommand::ScoreSpeed(args) => {
+            let instance = bench::score::ScoreBoard::CENTRE.instance(&args.data, Path::new("models"))?;
+            write_out(&args.out, &bench::score_speed::run(&instance, args.seconds, &stop()?)?.to_json())?;
+            Ok(ExitCode::SUCCESS)
+        }
         BenchCommand::FluxPrune(args) => {
             let record = bench::dfs_speed::flux_prune(&[8, 9, 10], &[1, 2, 3], args.fill, args.seconds, &stop()?)?;
             write_out(&args.out, &record.to_json())?;

@@ -24,6 +24,7 @@ pub mod quota;
 mod runner;
 mod scan;
 pub mod schedule;
+pub mod speed;
 mod walk;
 
 pub use completer::TRACE_ENV;

@@ -89,10 +89,10 @@ pub(crate) fn reach(
             lists.shuffle(&mut Rng::new(seed.wrapping_mul(0x2545_F491_4F6C_DD1D).wrapping_add(a)));
             attempt.cap = (work.nodes / ATTEMPTS).max(1).min(work.nodes - made);
             attempt.stall = attempt.cap / 2;
-            let (end, nodes, _) = scan::attempt(&lists, instance, &attempt, &shared);
-            made += nodes.max(1);
+            let ended = scan::attempt(&lists, instance, &attempt, &shared);
+            made += ended.nodes.max(1);
             a += 1;
-            if end == scan::End::Exhausted {
+            if ended.end == scan::End::Exhausted {
                 break;
             }
         }

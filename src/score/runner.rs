@@ -52,7 +52,8 @@ impl Walks<'_> {
             k += 1;
             lists.shuffle(&mut rng);
             let _ = self.attempts.fetch_add(1, Ordering::Relaxed);
-            let (end, made, deepest) = scan::attempt(&lists, self.instance, &self.attempt, &self.shared);
+            let scan::Ended { end, nodes: made, deepest, .. } =
+                scan::attempt(&lists, self.instance, &self.attempt, &self.shared);
             let _ = self.nodes.fetch_add(made, Ordering::Relaxed);
             if let Some(slot) = self.depths.get(deepest) {
                 let _ = slot.fetch_add(1, Ordering::Relaxed);

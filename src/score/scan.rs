@@ -84,6 +84,22 @@ pub(crate) enum End {
     Stopped,
 }
 
+/// How an attempt ended and what it did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Ended {
+    /// Why it ended.
+    pub(crate) end: End,
+    /// Placements made.
+    pub(crate) nodes: u64,
+    /// The most free cells filled at once.
+    pub(crate) deepest: usize,
+    /// Turns of the walk's loop: a placement, or a cell given up (a backtrack),
+    /// as the field's solvers count their nodes. Every placement but those
+    /// still standing at the end is given up once, and an exhausted walk
+    /// gives up its first cell too.
+    pub(crate) iterations: u64,
+}
+
 /// Why the inner loop handed back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Event {
@@ -165,6 +181,12 @@ impl<'a> Walk<'a> {
         let a = (self.slots[usize::from(s.a)] >> s.a_shift) as u8;
         let b = (self.slots[usize::from(s.b)] >> s.b_shift) as u8;
         self.starts[s.table as usize + usize::from(a) * self.keys + usize::from(b)]
+    }
+
+    /// How the attempt ended, with its counts.
+    fn ended(&self, end: End) -> Ended {
+        let backtracks = self.nodes - self.depth as u64 + u64::from(end == End::Exhausted);
+        Ended { end, nodes: self.nodes, deepest: self.deepest, iterations: self.nodes + backtracks }
     }
 
     /// Takes back the record at `depth - 1`, so the scan goes on there.
@@ -276,16 +298,11 @@ fn scan(w: &mut Walk, poll_at: u64) -> Event {
 
 /// One attempt over `lists` (sorted for this attempt) until its tree within
 /// the allowance is walked, its cap is reached, or the run stops. Returns how
-/// it ended, the placements made and the deepest depth reached.
-pub(crate) fn attempt(
-    lists: &Lists,
-    instance: &Instance,
-    settings: &Attempt,
-    shared: &Shared<'_>,
-) -> (End, u64, usize) {
+/// it ended and what it did.
+pub(crate) fn attempt(lists: &Lists, instance: &Instance, settings: &Attempt, shared: &Shared<'_>) -> Ended {
     let free = lists.free();
     if free == 0 {
-        return (End::Exhausted, 0, 0);
+        return Ended { end: End::Exhausted, nodes: 0, deepest: 0, iterations: 0 };
     }
     let budget = settings.budget.min(shared.best.load(Ordering::Relaxed).saturating_sub(1));
     let mut w = Walk::new(lists, budget);
@@ -295,17 +312,17 @@ pub(crate) fn attempt(
     loop {
         let event = scan(&mut w, next_poll.min(cap.max(1)));
         match event {
-            Event::Exhausted => return (End::Exhausted, w.nodes, w.deepest),
+            Event::Exhausted => return w.ended(End::Exhausted),
             Event::Full => {
                 let made = usize::from(w.breaks[free]);
                 if made < shared.best.load(Ordering::Relaxed) {
                     shared.best.fetch_min(made, Ordering::Relaxed);
                     (shared.found)(w.board(lists, instance), made);
                 }
-                if made == 0 {
-                    return (End::Stopped, w.nodes, free);
-                }
                 w.deepest = free;
+                if made == 0 {
+                    return w.ended(End::Stopped);
+                }
                 w.watch = free;
                 w.budget = w.budget.min(made as u8 - 1);
                 w.back();
@@ -330,19 +347,19 @@ pub(crate) fn attempt(
             crate::live::nodes(w.nodes.saturating_sub(next_poll - POLL));
             next_poll = w.nodes + POLL;
             if w.nodes >= cap {
-                return (End::Capped, w.nodes, w.deepest);
+                return w.ended(End::Capped);
             }
             let reference = shared.deepest.load(Ordering::Relaxed).max(settings.expect);
             let short = (w.deepest as f64) < STALLED * reference as f64;
             if settings.stall > 0 && short && w.nodes - improved_at >= settings.stall {
-                return (End::Capped, w.nodes, w.deepest);
+                return w.ended(End::Capped);
             }
             if shared.stop.load(Ordering::Relaxed) || shared.deadline.is_some_and(|d| Instant::now() >= d) {
-                return (End::Stopped, w.nodes, w.deepest);
+                return w.ended(End::Stopped);
             }
             let best = shared.best.load(Ordering::Relaxed);
             if best == 0 {
-                return (End::Stopped, w.nodes, w.deepest);
+                return w.ended(End::Stopped);
             }
             if best <= usize::from(w.budget) {
                 // A sibling found better: look below its board.
@@ -406,7 +423,7 @@ mod tests {
             stall: 0,
             expect: 0,
         };
-        let (end, _, _) = attempt(lists, instance, &settings, &shared);
+        let end = attempt(lists, instance, &settings, &shared).end;
         let seen = seen.into_inner().unwrap();
         // The tree is walked whole, or a perfect board ended the run.
         assert!(end == End::Exhausted || (end == End::Stopped && seen.last().is_some_and(|b| b.1 == 0)), "{end:?}");

@@ -1,0 +1,73 @@
+//! The scan walk's own rate: its placements and loop turns per second on one thread, nothing else running.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize};
+use std::time::{Duration, Instant};
+
+use super::options::Options;
+use super::plan::Plan;
+use super::scan::{self, Attempt, Shared};
+use crate::puzzle::{Board, Instance};
+use crate::rng::Rng;
+use crate::stop::Stop;
+
+/// What the walk did in the time it was given.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Speed {
+    /// Placements.
+    pub placements: u64,
+    /// Loop turns: placements and backtracks, as the field's solvers count nodes.
+    pub iterations: u64,
+    /// Attempts.
+    pub attempts: u64,
+    /// Wall seconds.
+    pub seconds: f64,
+}
+
+impl Speed {
+    /// Placements per second.
+    pub fn placements_per_second(&self) -> f64 {
+        self.placements as f64 / self.seconds.max(1e-9)
+    }
+
+    /// Loop turns per second.
+    pub fn iterations_per_second(&self) -> f64 {
+        self.iterations as f64 / self.seconds.max(1e-9)
+    }
+}
+
+/// Walks `instance` on one thread for about `seconds`, attempt after attempt,
+/// with `options`' plan settled without pilot walks ([`Plan::new`]), no
+/// completion and no board kept: the walk's loop alone, as a profile would
+/// see it. Attempts are cut at the time, so the last one counts what it made.
+///
+/// # Errors
+/// A plan that cannot be settled (named).
+pub fn measure(instance: &Instance, options: &Options, seconds: f64, seed: u64, stop: &Stop) -> Result<Speed, String> {
+    let plan = Plan::new(instance, options)?;
+    let mut lists = plan.lists(instance)?;
+    let none = |_: Board, _: usize| {};
+    let none_deep = |_: Board, _: usize, _: usize| {};
+    let (best, flag, deepest) = (AtomicUsize::new(usize::MAX), AtomicBool::new(false), AtomicUsize::new(0));
+    let start = Instant::now();
+    let deadline = start.checked_add(Duration::from_secs_f64(seconds.max(0.0)));
+    let shared = Shared { best: &best, stop: &flag, deadline, found: &none, deep: &none_deep, deepest: &deepest };
+    let attempt = Attempt {
+        budget: usize::MAX,
+        cap: options.attempt_nodes.unwrap_or(super::options::SCAN_ATTEMPT_NODES),
+        extend: 0,
+        report_from: usize::MAX,
+        report_all: usize::MAX,
+        stall: 0,
+        expect: 0,
+    };
+    let mut speed = Speed { placements: 0, iterations: 0, attempts: 0, seconds: 0.0 };
+    while deadline.is_some_and(|d| Instant::now() < d) && !stop.is_raised() {
+        lists.shuffle(&mut Rng::new(seed.wrapping_add(speed.attempts)));
+        let ended = scan::attempt(&lists, instance, &attempt, &shared);
+        speed.placements += ended.nodes;
+        speed.iterations += ended.iterations;
+        speed.attempts += 1;
+    }
+    speed.seconds = start.elapsed().as_secs_f64();
+    Ok(speed)
+}
