@@ -25,7 +25,7 @@ pub enum Walk {
     Budget,
 }
 
-/// How to run the score search; time, seed and threads come from [`Limits`].
+/// How to run the score search; time, seed and threads come from [`crate::outcome::Limits`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
     /// The walk.
@@ -103,7 +103,7 @@ pub struct Stats {
     pub completions: u64,
     /// Completions that beat the run's best board.
     pub completions_improved: u64,
-    /// Scan walk: what the run settled (its fill order, breaks and quota; see [`plan::Plan`]).
+    /// Scan walk: what the run settled (its fill order, breaks and quota; see [`crate::score::plan::Plan`]).
     pub plan: String,
 }
 

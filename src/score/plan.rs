@@ -111,7 +111,7 @@ impl Plan {
         Ok(plan)
     }
 
-    /// [`Plan::settle`] with the pilot's work for `limits`' time limit, on its
+    /// Settles the plan with the pilot's work for `limits`' time limit, on its
     /// threads with its seed, until `stop` is raised.
     ///
     /// # Errors

@@ -26,7 +26,7 @@ use crate::puzzle::{Colour, GREY, Instance};
 pub enum Colours {
     /// No quota.
     None,
-    /// Chosen by short walks ([`crate::score::plan::Plan::settle`]) among the
+    /// Chosen by short pilot walks ([`crate::score::plan::Plan::settle_for`]) among the
     /// [`AUTO_SETS`] most concentrated sets of `frame` and `interior` colours,
     /// and no quota at all; the most concentrated set where no walk decides.
     Auto {
