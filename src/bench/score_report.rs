@@ -219,7 +219,7 @@ pub fn svg(runs: &[ScoreRun]) -> String {
     }
     let columns = panels.len().clamp(1, 3);
     let rows = panels.len().div_ceil(columns).max(1);
-    let legend_h = 44.0;
+    let legend_h = 58.0;
     let (width, height) = (Panel::W * columns as f64 + 20.0, Panel::H * rows as f64 + legend_h + 10.0);
     let mut out = String::new();
     let _ = writeln!(
@@ -262,8 +262,8 @@ pub fn svg(runs: &[ScoreRun]) -> String {
     }
     let _ = writeln!(
         out,
-        "<text x=\"20\" y=\"36\" fill=\"#555\">best full-board score so far vs seconds (log); dot: \
-         the run's best; a triangle on the floor: a run whose best is below the panel, with its score</text>"
+        "<text x=\"20\" y=\"36\" fill=\"#555\">best full-board score so far vs seconds (log); dot: the run's best;</text>\
+         <text x=\"20\" y=\"50\" fill=\"#555\">a triangle on the floor: a run whose best is below the panel, with its score</text>"
     );
     out.push_str("</svg>\n");
     out
