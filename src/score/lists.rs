@@ -241,7 +241,7 @@ pub(crate) fn staircase(instance: &Instance, order: &[usize]) -> Result<(), Stri
 
 /// The cell of each clue's shown colours, the pieces the clues take, and the clue-only board.
 #[allow(clippy::type_complexity)]
-fn clues(instance: &Instance) -> Result<(Vec<Option<[Colour; 4]>>, Vec<bool>, Board), String> {
+pub(crate) fn clues(instance: &Instance) -> Result<(Vec<Option<[Colour; 4]>>, Vec<bool>, Board), String> {
     let grid = instance.grid;
     let mut clue_at = vec![None; grid.cells()];
     let mut clue_pieces = vec![false; instance.pieces.len()];

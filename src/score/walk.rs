@@ -118,16 +118,7 @@ impl Plan {
     pub(crate) fn new(instance: &Instance, order: &[usize]) -> Result<Plan, String> {
         let grid = instance.grid;
         let colours = usize::from(instance.max_colour()) + 1;
-        let mut clue_at = vec![None; grid.cells()];
-        let mut clue_pieces = vec![false; instance.pieces.len()];
-        for clue in &instance.clues {
-            let p = clue.placement;
-            if clue.cell >= grid.cells() || p.piece >= instance.pieces.len() || clue_pieces[p.piece] {
-                return Err(format!("the clue at cell {} is out of range or repeats a piece", clue.cell));
-            }
-            clue_pieces[p.piece] = true;
-            clue_at[clue.cell] = Some(instance.pieces[p.piece].rotated(p.rotation));
-        }
+        let (clue_at, clue_pieces, _) = super::lists::clues(instance)?;
         let mut initial = vec![0u32; grid.cells() + 1];
         for (cell, shown) in clue_at.iter().enumerate() {
             if let Some(shown) = shown {
