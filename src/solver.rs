@@ -43,9 +43,10 @@ pub enum SolverKind {
 impl SolverKind {
     /// The threads this solver uses when given `cores` cores: the one place
     /// each solver's thread rule is stated. CP-SAT runs a worker per core (0
-    /// lets it choose); the native search one or two threads (two share one
-    /// tree, see [`search::MAX_THREADS`]); the portfolio an arm per core; the
-    /// DFS, HiGHS and CaDiCaL one thread.
+    /// lets it choose); the native search a thread per core (sharing one
+    /// tree, see [`search::Parallel`]), as does the score walk (independent
+    /// walks); the portfolio divides the cores among its arms
+    /// ([`default_arms`]); the DFS, HiGHS and CaDiCaL run one thread.
     pub fn threads(self, cores: u32) -> u32 {
         match self {
             SolverKind::Cpsat | SolverKind::Auto => cores,
@@ -200,18 +201,22 @@ impl Solver {
         Ok(outcome)
     }
 
-    /// One line saying what runs for the score objective, for the `solver:` line of `solve`.
-    pub fn describe_score(&self, limits: &Limits) -> String {
-        let threads = SolverKind::Search.threads(limits.threads);
+    /// One line saying what runs for the score objective with `walk`, for the `solver:` line of `solve`.
+    pub fn describe_score(&self, limits: &Limits, walk: score::Walk) -> String {
+        let walks = SolverKind::Search.threads(limits.threads);
+        let walk = match walk {
+            score::Walk::Scan => "scan",
+            score::Walk::Budget => "break-budget",
+        };
         match self {
             Solver::Search(_) => {
-                format!("search for the score (break-budget walk, {threads} thread(s), seed {})", limits.seed)
+                format!("search for the score ({walk} walk on {walks} thread(s), seed {})", limits.seed)
             }
             Solver::Auto(_) if limits.time_limit.is_some() => format!(
-                "auto for the score (break-budget walk on {threads} thread(s) for {:.0}% of the time, then CP-SAT repairing regions)",
+                "auto for the score ({walk} walk on {walks} thread(s) for {:.0}% of the time, then CP-SAT repairing regions)",
                 SEARCH_SHARE * 100.0
             ),
-            Solver::Auto(_) => format!("auto for the score (break-budget walk on {threads} thread(s))"),
+            Solver::Auto(_) => format!("auto for the score ({walk} walk on {walks} thread(s))"),
             Solver::Cpsat(_) => format!(
                 "cpsat for the score (every cell freed, maximizing matched joins; OR-Tools {}, {} workers)",
                 cpsat::ORTOOLS_VERSION,
@@ -322,6 +327,7 @@ impl Stats {
                 ("nodes", s.nodes.to_string()),
                 ("nodes_per_second", format!("{:.0}", s.nodes as f64 / seconds.max(1e-9))),
                 ("attempts", s.attempts.to_string()),
+                ("walks", score_walks(&s.walks)),
                 ("best_breaks", s.best_breaks.map_or_else(|| "none".to_owned(), |b| b.to_string())),
                 ("best_seconds", s.best_seconds.map_or_else(|| "-".to_owned(), |t| format!("{t:.3}"))),
                 ("deepest", s.deepest.to_string()),
@@ -342,6 +348,14 @@ impl Stats {
             Stats::Score(s) => Some((s.nodes, s.attempts)),
             _ => None,
         }
+    }
+}
+
+/// How many walks ran, and the fewest and most attempts one started: `8 (attempts each 1-3)`.
+fn score_walks(walks: &[u64]) -> String {
+    match (walks.iter().min(), walks.iter().max()) {
+        (Some(lo), Some(hi)) => format!("{} (attempts each {lo}-{hi})", walks.len()),
+        _ => "0".to_owned(),
     }
 }
 

@@ -95,11 +95,14 @@ fn each_complete_solver_proves_an_unsolvable_board_infeasible() {
         assert_eq!(output.status.code(), Some(1), "{solver}: {all}");
         assert!(all.contains("status: infeasible"), "{solver}: {all}");
     }
-    // The search's two ways of using two threads, and the SAT backend's other
-    // encodings and option sets, are complete too.
-    let variants: [&[&str]; 4] = [
+    // The search's two ways of using several threads (eight on any machine:
+    // more threads than cores must prove the same), and the SAT backend's
+    // other encodings and option sets, are complete too.
+    let variants: [&[&str]; 6] = [
         &["--solver", "search", "--threads", "2", "--parallel", "split"],
         &["--solver", "search", "--threads", "2", "--parallel", "race"],
+        &["--solver", "search", "--threads", "8", "--parallel", "split"],
+        &["--solver", "search", "--threads", "8", "--parallel", "race"],
         &["--solver", "sat", "--am1", "commander", "--no-support"],
         &["--solver", "sat", "--am1", "bitwise", "--sat-config", "unsat"],
     ];
@@ -115,8 +118,9 @@ fn each_complete_solver_proves_an_unsolvable_board_infeasible() {
 fn search_and_sat_variants_solve_small_planted_boards() {
     let dir = scratch("variants");
     let instance = generate(&dir, 8, 4, 9, 3);
-    let variants: [&[&str]; 5] = [
+    let variants: [&[&str]; 6] = [
         &["--solver", "search", "--threads", "2", "--parallel", "split"],
+        &["--solver", "search", "--threads", "8", "--parallel", "split"],
         &["--solver", "search", "--threads", "2", "--parallel", "race", "--order", "corner-square-se"],
         &["--solver", "sat", "--am1", "commander", "--no-support"],
         &["--solver", "sat", "--am1", "pairwise", "--sat-config", "plain"],

@@ -36,6 +36,38 @@ fn a_small_planted_board_reaches_the_full_score_and_its_trace_is_written() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `--threads 8` runs eight walks even on a machine with fewer cores (their
+/// stats say each started attempts), and the board they return verifies.
+/// Catches a thread count capped at the cores measured here, or walks that never start.
+#[test]
+fn eight_threads_start_eight_walks_on_a_16x16_board() {
+    let dir = scratch("score-threads");
+    let out = dir.join("best.json");
+    let instance = model("planted-16x16-f5i17-s1.json");
+    let output = run(&[
+        "solve",
+        instance.as_str(),
+        "--objective",
+        "score",
+        "--solver",
+        "search",
+        "--threads",
+        "8",
+        "--time-limit",
+        "60",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let all = text(&output);
+    assert!(all.contains("on 8 thread(s)"), "{all}");
+    let walks = all.lines().find_map(|l| l.strip_prefix("walks: ")).unwrap_or_else(|| panic!("{all}"));
+    assert!(walks.starts_with("8 (attempts each ") && !walks.contains("each 0-"), "every walk attempted: {all}");
+    let printed = score_after(&all, "best board found: score");
+    let verify = run(&["verify", instance.as_str(), out.to_str().unwrap()]);
+    assert_eq!(score_after(&text(&verify), "score:"), printed);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn bad_score_flags_are_refused_with_exit_2_naming_them() {
     let instance = model("planted-10x10-f5i17-s1.json");

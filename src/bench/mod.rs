@@ -15,6 +15,7 @@ pub mod score_report;
 pub mod score_speed;
 pub mod search_speed;
 pub mod spine;
+pub mod threads;
 pub mod variants;
 
 pub use dfs_speed::dfs_speed;

@@ -45,6 +45,24 @@ pub(crate) enum BenchCommand {
     Score(ScoreArgs),
     /// The score walk's placements per second beside the field's published solver's, one thread each.
     ScoreSpeed(ScoreSpeedArgs),
+    /// Total placements per second of the score walks and the exact search at several thread counts.
+    Threads(ThreadsArgs),
+}
+
+#[derive(Args)]
+pub(crate) struct ThreadsArgs {
+    /// Thread counts to run, each in turn (counts above the cores run too: their threads take turns).
+    #[arg(long, value_delimiter = ',', default_value = "1,2,4,8", value_parser = clap::value_parser!(u32).range(1..=4096))]
+    threads: Vec<u32>,
+    /// Seconds each run walks.
+    #[arg(long, default_value_t = 20.0, value_parser = seconds)]
+    seconds: f64,
+    /// The data folder (the official set, centre clue).
+    #[arg(long, default_value = "data")]
+    data: PathBuf,
+    /// The JSON record to write.
+    #[arg(long, default_value = "results/threads/threads.json")]
+    out: PathBuf,
 }
 
 #[derive(Args)]
@@ -391,6 +409,12 @@ pub(crate) fn run(command: BenchCommand) -> Result<ExitCode> {
         BenchCommand::ScoreSpeed(args) => {
             let instance = bench::score::ScoreBoard::CENTRE.instance(&args.data, Path::new("models"))?;
             write_out(&args.out, &bench::score_speed::run(&instance, args.seconds, &stop()?)?.to_json())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        BenchCommand::Threads(args) => {
+            let instance = bench::score::ScoreBoard::CENTRE.instance(&args.data, Path::new("models"))?;
+            let counts: Vec<usize> = args.threads.iter().map(|&t| t as usize).collect();
+            write_out(&args.out, &bench::threads::run(&instance, &counts, args.seconds, &stop()?)?.to_json())?;
             Ok(ExitCode::SUCCESS)
         }
         BenchCommand::FluxPrune(args) => {

@@ -84,6 +84,11 @@ impl ScoreArgs {
         ])
     }
 
+    /// The walk these flags choose.
+    pub(crate) fn walk(&self) -> score::Walk {
+        self.walk.unwrap_or_default()
+    }
+
     /// The score search's options, checked against `instance`.
     fn options(&self, instance: &Instance) -> Result<score::Options> {
         let options = score::Options {

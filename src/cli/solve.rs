@@ -37,6 +37,12 @@ pub(crate) struct SolveArgs {
     /// Wall-clock limit in seconds (default: none).
     #[arg(long, value_parser = seconds)]
     time_limit: Option<f64>,
+    /// Threads, for the solvers that run several: the portfolio's arms divide
+    /// them, the native search splits one tree over them, the score search runs
+    /// one walk on each, CP-SAT one worker each (as --workers). Default: every
+    /// core this process may use (its CPU affinity and cgroup quota counted).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_THREADS)))]
+    threads: Option<u32>,
     /// Random seed (CP-SAT's `random_seed`, HiGHS' seed, the DFS shuffling stream).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(SEED_RANGE))]
     seed: u64,
@@ -112,13 +118,10 @@ struct SearchArgs {
     /// `corner-square-nw`, `fail-first-sw-t` (see --explain for the list).
     #[arg(long)]
     order: Option<search::OrderChoice>,
-    /// Search threads: 1, or 2 (see --parallel; default: 2 on two cores).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=2))]
-    threads: Option<u32>,
     /// Print each order's estimated tree size and the choice, on stderr.
     #[arg(long)]
     explain: bool,
-    /// How two threads share the work (default: split).
+    /// How the threads share the work (default: split).
     #[arg(long, value_enum)]
     parallel: Option<search::Parallel>,
     /// Test each strip of the fill order for completion (with pieces'
@@ -133,7 +136,6 @@ impl SearchArgs {
     fn given(&self) -> Vec<&'static str> {
         given_flags(&[
             ("--order", self.order.is_some()),
-            ("--threads", self.threads.is_some()),
             ("--explain", self.explain),
             ("--parallel", self.parallel.is_some()),
             ("--strip-test", self.strip_test.is_some()),
@@ -237,13 +239,7 @@ impl SolveArgs {
         if let Some(flag) = self.score.given().first().filter(|_| self.objective != Objective::Score) {
             bail!("{flag} is an option of --objective score");
         }
-        // Threads: the count given (CP-SAT's --workers, the search's --threads), else the solver's own rule.
-        let given = match self.solver {
-            SolverKind::Cpsat => self.cpsat.workers,
-            SolverKind::Search => self.search.threads,
-            _ => None,
-        };
-        let threads = given.unwrap_or_else(|| self.solver.threads(cores()));
+        let threads = self.threads()?;
         let limits = Limits { time_limit: self.time_limit, node_limit: self.dfs.node_limit, seed: self.seed, threads };
         let solver = match self.solver {
             SolverKind::Cpsat => Solver::Cpsat(cpsat::Options {
@@ -273,6 +269,27 @@ impl SolveArgs {
         Ok((solver, limits))
     }
 }
+
+impl SolveArgs {
+    /// The threads to run: the count given (--threads, or CP-SAT's --workers),
+    /// else the solver's own rule on every core. Refuses --threads for a
+    /// solver that runs one thread, and two counts for CP-SAT.
+    fn threads(&self) -> Result<u32> {
+        let single = matches!(self.solver, SolverKind::Dfs | SolverKind::Mip | SolverKind::Sat);
+        if self.threads.is_some() && single {
+            bail!("--threads: --solver {} runs one thread", self.solver);
+        }
+        if self.threads.is_some() && self.cpsat.workers.is_some() {
+            bail!("--threads and --workers both count CP-SAT's workers: give one");
+        }
+        let given = self.threads.or(self.cpsat.workers);
+        Ok(given.unwrap_or_else(|| self.solver.threads(cores())))
+    }
+}
+
+/// Most threads `--threads` takes (far above any machine's cores: a count
+/// above the cores still runs, the threads taking turns).
+const MAX_THREADS: u32 = 4096;
 
 pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     let (solver, limits) = args.solver()?;
@@ -307,7 +324,7 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     // This line is also the sign, for whoever waits on it, that Ctrl-C is handled from here on.
     let described = match args.objective {
         Objective::Full => solver.describe(&limits),
-        Objective::Score => solver.describe_score(&limits),
+        Objective::Score => solver.describe_score(&limits, args.score.walk()),
     };
     println!("solver: {described}");
     edgematch::live::begin(&format!("{} on {}", args.solver, loaded.name), instance);

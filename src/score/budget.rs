@@ -41,6 +41,8 @@ struct Run<'a> {
     shared: walk::Shared<'a>,
     nodes: &'a AtomicUsize,
     attempts: &'a AtomicUsize,
+    /// Attempts started by each thread.
+    per_walk: &'a [AtomicUsize],
     /// Raised when the run is over (target reached, nothing better possible).
     done: &'a AtomicBool,
 }
@@ -61,6 +63,7 @@ impl Run<'_> {
             let seed = self.limits.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(((t as u64) << 32) | k);
             k += 1;
             self.attempts.fetch_add(1, Ordering::Relaxed);
+            self.per_walk[t].fetch_add(1, Ordering::Relaxed);
             let shuffled = self.plan.shuffled(seed);
             let table = |b: usize| schedule.table(free, b);
             let deadline = match (until, self.shared.deadline) {
@@ -136,8 +139,18 @@ pub(crate) fn solve(
         bound: options.tileable,
         deepest: &deepest,
     };
-    let run = Run { plan: &plan, options, limits, shared, nodes: &nodes, attempts: &attempts, done: &done };
     let threads = limits.threads.max(1) as usize;
+    let per_walk: Vec<AtomicUsize> = (0..threads).map(|_| AtomicUsize::new(0)).collect();
+    let run = Run {
+        plan: &plan,
+        options,
+        limits,
+        shared,
+        nodes: &nodes,
+        attempts: &attempts,
+        per_walk: &per_walk,
+        done: &done,
+    };
     let phase = |schedule: &Schedule, budget: usize, grow: bool, until: Option<Instant>| {
         std::thread::scope(|scope| {
             for t in 0..threads {
@@ -176,6 +189,7 @@ pub(crate) fn solve(
     let stats = Stats {
         nodes: nodes.load(Ordering::Relaxed) as u64,
         attempts: attempts.load(Ordering::Relaxed) as u64,
+        walks: per_walk.iter().map(|a| a.load(Ordering::Relaxed) as u64).collect(),
         best_breaks: best.as_ref().map(|b| joins - b.score),
         best_seconds: best.as_ref().map(|b| b.seconds),
         deepest: deepest.load(Ordering::Relaxed),

@@ -89,6 +89,8 @@ pub struct Stats {
     pub nodes: u64,
     /// Attempts started, all threads.
     pub attempts: u64,
+    /// Attempts started by each walk thread (one entry per walk the run started).
+    pub walks: Vec<u64>,
     /// Breaks of the best board (mismatched joins); `None` without a full board.
     pub best_breaks: Option<usize>,
     /// Seconds until the best board was found.

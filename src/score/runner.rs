@@ -26,6 +26,8 @@ pub(crate) struct Walks<'a> {
     /// Placements and attempts, all threads.
     pub(crate) nodes: &'a AtomicU64,
     pub(crate) attempts: &'a AtomicU64,
+    /// Attempts started by each thread.
+    pub(crate) per_walk: &'a [AtomicU64],
     /// Raised when the run is over (target reached, or nothing better can be found).
     pub(crate) done: &'a AtomicBool,
     /// How many attempts reached each depth as their deepest (index: free cells filled).
@@ -52,6 +54,7 @@ impl Walks<'_> {
             k += 1;
             lists.shuffle(&mut rng);
             let _ = self.attempts.fetch_add(1, Ordering::Relaxed);
+            let _ = self.per_walk[t].fetch_add(1, Ordering::Relaxed);
             let scan::Ended { end, nodes: made, deepest, .. } =
                 scan::attempt(&lists, self.instance, &self.attempt, &self.shared);
             let _ = self.nodes.fetch_add(made, Ordering::Relaxed);
@@ -94,6 +97,7 @@ pub(crate) fn solve(
         return finish(Status::Infeasible, None, Stats::default());
     };
     let depths: Vec<AtomicUsize> = (0..=lists.free()).map(|_| AtomicUsize::new(0)).collect();
+    let per_walk: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
     let queue = Queue::default();
     let reported = AtomicU64::new(0);
     let deep = |board: Board, breaks: usize, depth: usize| {
@@ -120,6 +124,7 @@ pub(crate) fn solve(
         shared,
         nodes: &nodes,
         attempts: &attempts,
+        per_walk: &per_walk,
         done: &keeper.done,
         depths: &depths,
         node_limit: limits.node_limit,
@@ -140,6 +145,7 @@ pub(crate) fn solve(
     let stats = Stats {
         nodes: nodes.load(Ordering::Relaxed),
         attempts: attempts.load(Ordering::Relaxed),
+        walks: per_walk.iter().map(|a| a.load(Ordering::Relaxed)).collect(),
         deepest: deepest.load(Ordering::Relaxed),
         depths: depths.iter().map(|d| d.load(Ordering::Relaxed)).collect(),
         completions: queue.completed.load(Ordering::Relaxed),

@@ -43,13 +43,57 @@ impl Speed {
 /// # Errors
 /// A plan that cannot be settled (named).
 pub fn measure(instance: &Instance, options: &Options, seconds: f64, seed: u64, stop: &Stop) -> Result<Speed, String> {
+    measure_on(instance, options, seconds, (seed, 1), stop)
+}
+
+/// [`measure`] on `threads` threads walking at once, each its own attempts
+/// (thread `t` seeded with `seed + t`, its shuffles apart from the others'),
+/// their counts summed: what N walks of a score run share is only the
+/// machine, so the sum is the run's rate.
+///
+/// # Errors
+/// A plan that cannot be settled (named).
+pub fn measure_on(
+    instance: &Instance,
+    options: &Options,
+    seconds: f64,
+    (seed, threads): (u64, usize),
+    stop: &Stop,
+) -> Result<Speed, String> {
     let plan = Plan::new(instance, options)?;
-    let mut lists = plan.lists(instance)?;
+    let lists = plan.lists(instance)?;
+    let start = Instant::now();
+    let deadline = start.checked_add(Duration::from_secs_f64(seconds.max(0.0)));
+    let walks: Vec<Speed> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads.max(1))
+            .map(|t| {
+                let lists = lists.clone();
+                scope.spawn(move || walk_until(instance, options, lists, deadline, seed.wrapping_add(t as u64), stop))
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().expect("speed walk panicked")).collect()
+    });
+    let mut speed = Speed { placements: 0, iterations: 0, attempts: 0, seconds: start.elapsed().as_secs_f64() };
+    for walk in walks {
+        speed.placements += walk.placements;
+        speed.iterations += walk.iterations;
+        speed.attempts += walk.attempts;
+    }
+    Ok(speed)
+}
+
+/// One walk's attempts over `lists` until `deadline` or the stop.
+fn walk_until(
+    instance: &Instance,
+    options: &Options,
+    mut lists: super::lists::Lists,
+    deadline: Option<Instant>,
+    seed: u64,
+    stop: &Stop,
+) -> Speed {
     let none = |_: Board, _: usize| {};
     let none_deep = |_: Board, _: usize, _: usize| {};
     let (best, flag, deepest) = (AtomicUsize::new(usize::MAX), AtomicBool::new(false), AtomicUsize::new(0));
-    let start = Instant::now();
-    let deadline = start.checked_add(Duration::from_secs_f64(seconds.max(0.0)));
     let shared = Shared { best: &best, stop: &flag, deadline, found: &none, deep: &none_deep, deepest: &deepest };
     let attempt = Attempt {
         budget: usize::MAX,
@@ -68,6 +112,5 @@ pub fn measure(instance: &Instance, options: &Options, seconds: f64, seed: u64, 
         speed.iterations += ended.iterations;
         speed.attempts += 1;
     }
-    speed.seconds = start.elapsed().as_secs_f64();
-    Ok(speed)
+    speed
 }

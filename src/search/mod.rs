@@ -6,8 +6,9 @@
 //! tables (`plan.rs`) walked by an explicit-stack engine (`engine.rs`). With
 //! [`OrderChoice::Auto`] the order is chosen by a random-probe estimate of each
 //! order's tree size (Knuth's estimator carried by a population of resampled
-//! probes, `estimate.rs`). Two threads share the chosen order's tree, claiming
-//! its subtrees one at a time ([`Parallel::Split`]), or race two orders.
+//! probes, `estimate.rs`). Any number of threads share the chosen order's
+//! tree, each claiming its next subtree from one counter ([`Parallel::Split`]),
+//! or race as many orders ([`Parallel::Race`]).
 //!
 //! The search is complete: candidates are tried in a fixed order (permuted
 //! once by a non-zero seed), with no restarts, so an exhausted tree proves the
@@ -36,12 +37,12 @@ use crate::outcome::{Limits, Outcome, Status};
 use crate::puzzle::{Board, Instance};
 use crate::stop::Stop;
 
-/// Most threads the search runs: two share one tree ([`Parallel::Split`]) or race two orders.
-pub const MAX_THREADS: u32 = 2;
-
-/// The threads the search runs when given `requested` (0 or more): 1 or [`MAX_THREADS`].
+/// The threads the search runs when given `requested` (0 or more): as many, at least one.
+/// Nothing caps it: threads that split one tree share only the counter of its
+/// next subtree (one atomic add per subtree), and racing threads share nothing
+/// but the flag that stops them.
 pub fn threads(requested: u32) -> usize {
-    requested.clamp(1, MAX_THREADS) as usize
+    requested.max(1) as usize
 }
 
 /// Most particles per estimation run (1 would be Knuth's classic probe).
@@ -54,8 +55,9 @@ const PARTICLE_CELLS: usize = 1 << 22;
 const MAX_RUNS: u64 = 4;
 
 /// The split level is the first depth with at least this many estimated
-/// nodes: enough subtrees to keep two threads busy to the end.
-const SPLIT_SUBTREES: f64 = 4096.0;
+/// nodes per thread: enough subtrees to keep every thread busy to the end
+/// (4096 for two threads, as measured in results/reach).
+const SPLIT_SUBTREES_PER_THREAD: f64 = 2048.0;
 
 /// How many times smaller the strip test must make the estimated tree for
 /// [`StripTest::Auto`] to use it. Measured on one thread (results/reach): it
@@ -75,16 +77,16 @@ pub const ESTIMATE_WORK: u64 = 1 << 19;
 /// proportion (they then take about a tenth of the limit).
 const ESTIMATE_FULL_LIMIT: f64 = 5.0;
 
-/// How two search threads share the work.
+/// How the search threads share the work.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum Parallel {
-    /// Both walk the best order's tree, claiming its subtrees at a shallow
-    /// depth one at a time: the tree is searched once, twice as fast.
+    /// All walk the best order's tree, claiming its subtrees at a shallow
+    /// depth one at a time: the tree is searched once, by every thread.
     #[default]
     Split,
-    /// Each walks its own order (the two best by estimate, from different
-    /// corners; a fixed order twice with different candidate orders), and the
-    /// first to finish stops the other.
+    /// Each walks its own order (the best by estimate, the second from
+    /// another corner, then the rest by estimate; a fixed order once per
+    /// thread with different candidate orders), and the first to finish stops the others.
     Race,
 }
 
@@ -124,8 +126,8 @@ impl fmt::Display for StripTest {
 /// Which fill order to use.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum OrderChoice {
-    /// The order with the smallest estimated tree (with two threads, also the
-    /// best order that starts from another corner).
+    /// The order with the smallest estimated tree (racing threads take the
+    /// next best ones too, the second from another corner).
     #[default]
     Auto,
     /// This order.
@@ -160,7 +162,7 @@ pub struct Options {
     /// Estimate every order, even a fixed one, and report each estimate and the
     /// choice through the `log` facade (target `search`; `solve --explain` prints them).
     pub explain: bool,
-    /// How two threads share the work.
+    /// How the threads share the work.
     pub parallel: Parallel,
     /// Whether strips are tested for completion before they are walked.
     pub strips: StripTest,
@@ -315,8 +317,10 @@ impl Setup<'_> {
         if let OrderChoice::Fixed(order) = self.options.order {
             chosen.plans = vec![self.build(order, self.seed)];
             chosen.estimate = None;
-            if self.threads == 2 && self.options.parallel == Parallel::Race {
-                chosen.plans.push(self.build(order, self.seed.wrapping_add(1)));
+            if self.options.parallel == Parallel::Race {
+                for t in 1..self.threads {
+                    chosen.plans.push(self.build(order, self.seed.wrapping_add(t as u64)));
+                }
             }
         }
         Choice::Plans(chosen)
@@ -356,19 +360,23 @@ impl Setup<'_> {
         keep
     }
 
-    /// How the threads share the work: with two threads splitting one tree,
+    /// How the threads share the work: with several threads splitting one tree,
     /// the depth at which they claim its subtrees (the plans cut to the best
-    /// one); else `None`, and one plan per thread.
+    /// one); else `None`, and one plan per thread (fewer plans than threads:
+    /// the last threads run the best plans again under other seeds).
     fn share(&self, chosen: &mut Chosen) -> Option<engine::Split> {
-        let split = (self.threads == 2 && self.options.parallel == Parallel::Split).then(|| {
+        let split = (self.threads >= 2 && self.options.parallel == Parallel::Split).then(|| {
             chosen.plans.truncate(1);
             let ln_levels = match chosen.estimate.take() {
                 Some(estimate) => estimate.ln_levels,
                 None => self.quick_estimate(&chosen.plans[0]).ln_levels,
             };
-            engine::Split::new(split_level(&ln_levels, chosen.plans[0].steps.len()))
+            engine::Split::new(split_level(&ln_levels, chosen.plans[0].steps.len(), self.threads))
         });
         chosen.plans.truncate(self.threads);
+        if split.is_none() {
+            self.fill_race(&mut chosen.plans);
+        }
         let names: Vec<String> = chosen.plans.iter().map(|p| p.order.name()).collect();
         match &split {
             Some(split) => info!(
@@ -381,6 +389,16 @@ impl Setup<'_> {
             None => info!(target: "search", "running {}", names.join(" and ")),
         }
         split
+    }
+
+    /// Tops `plans` up to one per thread for a race: the best plans again,
+    /// their candidates permuted by further seeds (a thread never repeats another's walk).
+    fn fill_race(&self, plans: &mut Vec<Plan>) {
+        let distinct = plans.len();
+        for t in distinct..self.threads {
+            let order = plans[t % distinct.max(1)].order;
+            plans.push(self.build(order, self.seed.wrapping_add(t as u64)));
+        }
     }
 
     /// Runs the plans, one thread each (or every thread on the one plan when
@@ -494,11 +512,12 @@ fn particle_width(instance: &Instance) -> usize {
     PARTICLES.min(PARTICLE_CELLS / instance.grid.cells().max(1)).max(1)
 }
 
-/// The depth at which two threads share a plan's subtrees: the first with at
-/// least [`SPLIT_SUBTREES`] estimated nodes (the deepest the estimate reached
-/// when none has), between 1 and `steps`.
-fn split_level(ln_levels: &[f64], steps: usize) -> usize {
-    let first = ln_levels.iter().position(|&l| l >= SPLIT_SUBTREES.ln()).unwrap_or(ln_levels.len().saturating_sub(1));
+/// The depth at which `threads` threads share a plan's subtrees: the first with at
+/// least [`SPLIT_SUBTREES_PER_THREAD`] estimated nodes per thread (the deepest
+/// the estimate reached when none has), between 1 and `steps`.
+fn split_level(ln_levels: &[f64], steps: usize, threads: usize) -> usize {
+    let wanted = (SPLIT_SUBTREES_PER_THREAD * threads.max(2) as f64).ln();
+    let first = ln_levels.iter().position(|&l| l >= wanted).unwrap_or(ln_levels.len().saturating_sub(1));
     (first + 1).clamp(1, steps.max(1))
 }
 

@@ -44,15 +44,19 @@ fn every_order_solves_small_planted_boards() {
     }
 }
 
+/// More threads than cores (8 here on two) still solve, split or raced:
+/// catches a thread count capped, or a split that loses subtrees past two threads.
 #[test]
-fn auto_order_solves_with_one_and_two_threads() {
+fn auto_order_solves_with_one_two_and_eight_threads() {
     let go = Stop::new();
     for seed in 1..=3 {
         let p = planted(&PlantedSpec::square(8, 4, 12, seed)).unwrap();
-        for threads in [1, 2] {
+        for (threads, parallel) in
+            [(1, Parallel::Split), (2, Parallel::Split), (8, Parallel::Split), (8, Parallel::Race)]
+        {
             let limits = Limits { threads, seed, time_limit: Some(5.0), ..limits() };
-            let answer = solve(&p.instance, &Options::default(), &limits, &go);
-            assert!(solved(&p.instance, &answer), "seed {seed}, {threads} threads: {:?}", answer.status);
+            let answer = solve(&p.instance, &Options { parallel, ..Options::default() }, &limits, &go);
+            assert!(solved(&p.instance, &answer), "seed {seed}, {threads} threads, {parallel}: {:?}", answer.status);
             // A particle of the estimator may fill the board before every order is estimated.
             assert!((1..=Order::estimated().len()).contains(&answer.stats.estimates.len()));
         }
@@ -70,25 +74,29 @@ fn seeded_candidate_order_still_solves() {
 }
 
 /// A planted board with one inner piece given a colour nobody else has: no
-/// full board can place it, so the complete search must exhaust the tree.
+/// full board can place it, so the complete search must exhaust the tree, on
+/// one thread as on two or eight sharing it (a split that declared the tree
+/// exhausted while a thread still held a subtree would pass on one thread only).
 #[test]
 fn proves_an_edited_board_infeasible() {
     let go = Stop::new();
     for (side, seed) in [(4, 1), (5, 2)] {
         let spec = PlantedSpec { clues: 1, ..PlantedSpec::square(side, 2, 3, seed) };
         let instance = forced_mismatch(&spec).unwrap().unwrap();
-        for threads in [1, 2] {
+        for (threads, parallel) in
+            [(1, Parallel::Split), (2, Parallel::Split), (8, Parallel::Split), (8, Parallel::Race)]
+        {
             for (choice, strips) in [
                 (OrderChoice::Auto, StripTest::Auto),
                 (OrderChoice::Fixed(Order::RowScan), StripTest::On),
                 (OrderChoice::Fixed(Order::RowScan), StripTest::Off),
             ] {
-                let options = Options { order: choice, strips, ..Options::default() };
+                let options = Options { order: choice, strips, parallel, explain: false };
                 let answer = solve(&instance, &options, &Limits { threads, ..limits() }, &go);
                 assert_eq!(
                     answer.status,
                     Status::Infeasible,
-                    "{side}x{side}, {choice}, strips {strips}, {threads} threads"
+                    "{side}x{side}, {choice}, strips {strips}, {threads} threads, {parallel}"
                 );
                 let board = answer.board.unwrap();
                 assert!(check(&instance, &board).violations.is_empty(), "partial boards are exact");
@@ -243,8 +251,9 @@ fn estimate_is_exact_when_no_particle_is_dropped() {
 
 /// Two runs sharing a split tree explore every subtree exactly once: on a
 /// tree walked to the end, their placements add up to the single walk's plus
-/// one extra copy of the levels above the split (which both walk), at every
-/// split level, and both end exhausted.
+/// one extra copy of the levels above the split per extra run (every run walks
+/// them), at every split level, and every run ends exhausted; with two runs and
+/// with eight.
 #[test]
 fn split_runs_cover_the_tree_exactly_once() {
     let go = AtomicBool::new(false);
@@ -257,17 +266,18 @@ fn split_runs_cover_the_tree_exactly_once() {
     let levels: Vec<u64> =
         estimate::estimate(&plan, 1 << 20, 1, 0, 1, &[&go]).ln_levels.iter().map(|l| l.exp().round() as u64).collect();
     assert_eq!(levels.iter().sum::<u64>(), single.nodes);
-    for level in 1..=plan.steps.len() {
+    for (level, threads) in (1..=plan.steps.len()).flat_map(|level| [(level, 2u64), (level, 8)]) {
         let split = engine::Split::new(level);
         let runs: Vec<engine::Run> = std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..2)
+            let handles: Vec<_> = (0..threads)
                 .map(|_| scope.spawn(|| engine::run(&plan, &engine::Bounds::default(), &go, &go, Some(&split))))
                 .collect();
             handles.into_iter().map(|h| h.join().unwrap()).collect()
         });
-        assert!(runs.iter().all(|r| r.end == engine::End::Exhausted), "split at {level}");
+        assert!(runs.iter().all(|r| r.end == engine::End::Exhausted), "split at {level}, {threads} runs");
         let above: u64 = levels.iter().take(level - 1).sum();
-        assert_eq!(runs.iter().map(|r| r.nodes).sum::<u64>(), single.nodes + above, "split at {level}");
+        let expected = single.nodes + (threads - 1) * above;
+        assert_eq!(runs.iter().map(|r| r.nodes).sum::<u64>(), expected, "split at {level}, {threads} runs");
     }
 }
 
