@@ -71,6 +71,7 @@
 //! circle between the files of `src/`.
 
 pub mod bench;
+pub mod best_file;
 pub mod check;
 pub mod cpsat;
 pub mod cubes;

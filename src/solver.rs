@@ -173,7 +173,7 @@ impl Solver {
         on_best: &(dyn Fn(&score::Best) + Sync),
     ) -> Result<Outcome, Error> {
         let mut outcome = match self {
-            Solver::Search(_) => score_search(instance, options, limits, stop, on_best),
+            Solver::Search(_) => score_search(instance, options, limits, stop, &injected("search", on_best)),
             Solver::Auto(_) => score_then_repair(instance, options, limits, stop, on_best)?,
             Solver::Mip(_) | Solver::Cpsat(_) => {
                 let outcome = match self {
@@ -182,7 +182,7 @@ impl Solver {
                 };
                 // One incumbent at the end: the only "new best" these solvers report.
                 if let Some(board) = outcome.board.as_ref().filter(|b| b.placed() == b.cells.len()) {
-                    on_best(&score::Best {
+                    injected(self.kind().name(), on_best)(&score::Best {
                         board: board.clone(),
                         score: board.score(instance),
                         seconds: outcome.seconds,
@@ -336,6 +336,7 @@ impl Stats {
                     "completions",
                     format!("{} of {} reported ({} better)", s.completions, s.reported, s.completions_improved),
                 ),
+                ("repair", s.repair_failed.as_ref().map_or_else(|| "-".to_owned(), |why| format!("failed: {why}"))),
             ],
         }
     }
@@ -449,6 +450,16 @@ fn score_search(
     outcome.map_stats(Stats::Score)
 }
 
+/// `on_best` with each board first handed to fault injection under `name`
+/// (which corrupts nothing outside the test build; see [`crate::fault`]).
+fn injected<'a>(name: &'static str, on_best: &'a (dyn Fn(&score::Best) + Sync)) -> impl Fn(&score::Best) + Sync + 'a {
+    move |best: &score::Best| {
+        let mut best = best.clone();
+        crate::fault::inject(name, Some(&mut best.board));
+        on_best(&best);
+    }
+}
+
 /// `on_best` for a search that starts `offset` seconds into the run: each best's seconds count from the run's start.
 fn later<'a>(on_best: &'a (dyn Fn(&score::Best) + Sync), offset: f64) -> impl Fn(&score::Best) + Sync + 'a {
     move |best: &score::Best| on_best(&score::Best { seconds: offset + best.seconds, ..best.clone() })
@@ -460,7 +471,9 @@ pub const SEARCH_SHARE: f64 = 0.7;
 /// `auto` for the score: the score search for [`SEARCH_SHARE`] of the time
 /// limit, then CP-SAT's exact repair of regions of its best board
 /// ([`improve`](crate::improve)) for the rest; when the search has no full
-/// board by then, it keeps the rest of the time. Without a time limit, the search alone.
+/// board by then, it keeps the rest of the time. Without a time limit, the
+/// search alone. A repair that fails keeps the search's board, its error in
+/// the counters ([`score::Stats::repair_failed`]).
 fn score_then_repair(
     instance: &Instance,
     options: &score::Options,
@@ -468,40 +481,65 @@ fn score_then_repair(
     stop: &Stop,
     on_best: &(dyn Fn(&score::Best) + Sync),
 ) -> Result<Outcome, Error> {
+    let walk_best = injected("search", on_best);
     let Some(total) = limits.time_limit else {
-        return Ok(score_search(instance, options, limits, stop, on_best));
+        return Ok(score_search(instance, options, limits, stop, &walk_best));
     };
     let start = Instant::now();
     let first = Limits { time_limit: Some(total * SEARCH_SHARE), ..*limits };
-    let mut outcome = score_search(instance, options, &first, stop, on_best);
+    let mut outcome = score_search(instance, options, &first, stop, &walk_best);
     if outcome.board.is_none() && !stop.is_raised() {
         // No board to repair yet: the search keeps the rest of the time.
         let rest = Limits { time_limit: Some(total - start.elapsed().as_secs_f64()), ..*limits };
-        outcome = score_search(instance, options, &rest, stop, &later(on_best, start.elapsed().as_secs_f64()));
+        outcome = score_search(instance, options, &rest, stop, &later(&walk_best, start.elapsed().as_secs_f64()));
     }
     let target = options.target.unwrap_or(instance.grid.max_score());
     let reached = outcome.board.as_ref().is_some_and(|b| b.score(instance) >= target);
-    if let (Some(board), false, false) = (&outcome.board, reached, stop.is_raised()) {
+    if let (Some(board), false, false) = (outcome.board.clone(), reached, stop.is_raised()) {
         let offset = start.elapsed().as_secs_f64();
         let rest = Limits { time_limit: Some((total - offset).max(0.0)), ..*limits };
-        let mut last = None;
-        let mut report = |board: &Board, score: usize, seconds: f64| {
-            last = Some((score, offset + seconds));
-            on_best(&score::Best { board: board.clone(), score, seconds: offset + seconds });
-        };
-        let (best, _) = crate::improve::improve(instance, board, &rest, options.target, stop, &mut report)?;
-        if best.score(instance) == instance.grid.max_score() {
-            outcome.status = Status::Solved;
-        }
-        // The counters speak of the run's best board, the repair's when it found one.
-        if let (Some((score, seconds)), Stats::Score(stats)) = (last, &mut outcome.stats) {
-            stats.best_breaks = Some(instance.grid.max_score() - score);
-            stats.best_seconds = Some(seconds);
-        }
-        outcome.board = Some(best);
+        repair(instance, &board, (&rest, offset), (options.target, stop), &injected("repair", on_best), &mut outcome);
     }
     outcome.seconds = start.elapsed().as_secs_f64();
     Ok(outcome)
+}
+
+/// CP-SAT's repair of `board`, started `offset` seconds into the run,
+/// within `limits`: each better board goes to `on_best`, and the outcome
+/// takes the repaired board (its counters speak of it when better). A
+/// repair that fails leaves the outcome's board, and says why in its counters.
+fn repair(
+    instance: &Instance,
+    board: &Board,
+    (limits, offset): (&Limits, f64),
+    (target, stop): (Option<usize>, &Stop),
+    on_best: &(dyn Fn(&score::Best) + Sync),
+    outcome: &mut Outcome,
+) {
+    let mut last = None;
+    let mut report = |board: &Board, score: usize, seconds: f64| {
+        last = Some((score, offset + seconds));
+        on_best(&score::Best { board: board.clone(), score, seconds: offset + seconds });
+    };
+    let repaired = crate::improve::improve(instance, board, limits, target, stop, &mut report);
+    let Stats::Score(stats) = &mut outcome.stats else { unreachable!("the score search returns score stats") };
+    let mut best = match repaired {
+        Ok((best, _)) => best,
+        Err(error) => {
+            stats.repair_failed = Some(error.to_string());
+            return;
+        }
+    };
+    crate::fault::inject("repair", Some(&mut best));
+    if best.score(instance) == instance.grid.max_score() {
+        outcome.status = Status::Solved;
+    }
+    // The counters speak of the run's best board, the repair's when it found one.
+    if let Some((score, seconds)) = last {
+        stats.best_breaks = Some(instance.grid.max_score() - score);
+        stats.best_seconds = Some(seconds);
+    }
+    outcome.board = Some(best);
 }
 
 /// Boards with at most this many interior colours go to CDCL SAT.

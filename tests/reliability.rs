@@ -333,6 +333,66 @@ fault_tests! {
     a_corrupted_portfolio_board_exits_3 => "auto",
 }
 
+/// A score run's board corrupted at `fault` (the walk's new bests, the
+/// repair's board, CP-SAT's or the MIP's incumbent) is the checker's
+/// rejection: exit 3, the run ended, and `--out` holds only boards the
+/// checker accepts. The board has no full solution (one piece shows a colour
+/// no other piece has), so the walk never finishes early and `auto` always
+/// reaches its repair phase.
+#[cfg(feature = "fault-injection")]
+fn a_corrupted_score_board_is_rejected_with_exit_3(solver: &str, fault: &str) {
+    let dir = scratch(&format!("score-fault-{fault}"));
+    let instance = generate(&dir, 5, 2, 3);
+    let mut json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&instance).unwrap()).unwrap();
+    let pieces = json["pieces"].as_array_mut().unwrap();
+    let inner = pieces.iter().position(|p| p.as_array().unwrap().iter().all(|c| c.as_u64() != Some(0))).unwrap();
+    pieces[inner][0] = serde_json::json!(99);
+    std::fs::write(&instance, json.to_string()).unwrap();
+    let out = dir.join("board.json");
+    let args = ["solve", &instance, "--objective", "score", "--solver", solver, "--time-limit", "8"];
+    let output = bin()
+        .args(args)
+        .args(["--out", out.to_str().unwrap()])
+        .env(edgematch::fault::VAR, format!("corrupt-board:{fault}"))
+        .output()
+        .unwrap();
+    let all = text(&output);
+    assert_eq!(output.status.code(), Some(3), "{solver} at {fault}: {all}");
+    assert!(all.contains("failed the checker") && all.contains("is already used at"), "{fault}: {all}");
+    assert!(!all.contains("board (piece/rotation"), "{fault}: {all}");
+    if out.exists() {
+        let verify = run(&["verify", &instance, out.to_str().unwrap()]);
+        assert!(text(&verify).contains("verdict:"), "{fault}: --out holds a rejected board: {}", text(&verify));
+    }
+    let clean = bin().args(args).output().unwrap();
+    assert_eq!(clean.status.code(), Some(1), "{fault} without the fault: {}", text(&clean));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// One score-mode fault-injection test per solver and phase (ignored, and
+/// failing if run, without the feature, as above).
+macro_rules! score_fault_tests {
+    ($($name:ident => ($solver:literal, $fault:literal)),* $(,)?) => {
+        $(
+            #[test]
+            #[cfg_attr(not(feature = "fault-injection"), ignore = "needs --features fault-injection")]
+            fn $name() {
+                #[cfg(feature = "fault-injection")]
+                a_corrupted_score_board_is_rejected_with_exit_3($solver, $fault);
+                #[cfg(not(feature = "fault-injection"))]
+                panic!("{}: build the tests with --features fault-injection", $fault);
+            }
+        )*
+    };
+}
+
+score_fault_tests! {
+    a_corrupted_walk_best_exits_3 => ("search", "search"),
+    a_corrupted_repair_board_exits_3 => ("auto", "repair"),
+    a_corrupted_cpsat_score_board_exits_3 => ("cpsat", "cpsat"),
+    a_corrupted_mip_score_board_exits_3 => ("mip", "mip"),
+}
+
 /// The cliff bench's jobs: (instance, arm, budget) of each line of a runs file.
 fn run_keys(path: &Path) -> Vec<String> {
     let text = std::fs::read_to_string(path).unwrap();

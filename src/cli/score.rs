@@ -2,18 +2,17 @@
 
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 use clap::Args;
-use edgematch::formats::board_json;
+use edgematch::best_file::{BestFiles, Offered};
 use edgematch::formats::checkpoint::{self, Checkpoint};
-use edgematch::output::write_atomic;
 use edgematch::puzzle::{Board, Instance};
 use edgematch::score::{self, Schedule};
-use edgematch::solver::{self, Limits, Outcome, Solver, Status};
+use edgematch::solver::{Limits, Outcome, Solver, Stats};
 use edgematch::stop::Stop;
 
 /// Flags of the score objective.
@@ -131,10 +130,9 @@ fn settle(
     Ok((plan.fixed(&options), limits))
 }
 
-/// Resumes from the checkpoint, if one is given and exists: its board
-/// becomes the incumbent and is written to `out`. Returns the seconds it had run.
-fn resume(args: &ScoreArgs, instance: &Instance, out: Option<&Path>, options: &mut score::Options) -> Result<f64> {
-    let Some(path) = args.checkpoint.as_deref().filter(|p| p.exists()) else { return Ok(0.0) };
+/// The checkpoint's board and seconds, if one is given and exists.
+fn resumed(args: &ScoreArgs, instance: &Instance) -> Result<Option<Checkpoint>> {
+    let Some(path) = args.checkpoint.as_deref().filter(|p| p.exists()) else { return Ok(None) };
     let resumed = checkpoint::read(path, instance)?;
     println!(
         "resumed: {} scores {}/{} after {:.3} s",
@@ -143,66 +141,51 @@ fn resume(args: &ScoreArgs, instance: &Instance, out: Option<&Path>, options: &m
         instance.grid.max_score(),
         resumed.seconds
     );
-    if let Some(path) = out {
-        write_atomic(path, board_json::to_string(&resumed.board).as_bytes())?;
-    }
-    options.incumbent = Some(resumed.board);
-    Ok(resumed.seconds)
+    Ok(Some(resumed))
 }
 
-/// Runs `solver` for the best board: each new best is checked, printed with its
-/// time, written whole to `out`, appended to the trace and kept in the
-/// checkpoint, so an interrupted or killed run leaves its best verified board
-/// behind; a checkpoint given resumes from its board.
-pub(crate) fn solve(
-    args: &ScoreArgs,
-    solver: &Solver,
-    instance: &Instance,
-    limits: &Limits,
-    stop: &Stop,
-    out: Option<&Path>,
-) -> Result<Outcome> {
-    let settling = Instant::now();
-    let (mut options, limits) = settle(args.options(instance)?, solver, instance, limits, stop)?;
-    let settled = settling.elapsed().as_secs_f64();
-    if let Some(trace) = &args.trace {
-        // Created (or kept) up front, so a bad path fails before the run.
-        std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(trace)
-            .map_err(|source| edgematch::Error::Io { path: trace.clone(), source })?;
-    }
-    let before = resume(args, instance, out, &mut options)?;
-    let kept: Mutex<Option<Board>> = Mutex::new(options.incumbent.clone());
-    let start = settling;
-    let save = |board: &Board| {
-        if let Some(path) = &args.checkpoint {
-            let state = Checkpoint { seconds: before + start.elapsed().as_secs_f64(), board: board.clone() };
-            if let Err(e) = checkpoint::write(path, instance, &state) {
-                eprintln!("edgematch: {e}");
+/// What a score run ends with.
+pub(crate) struct Scored {
+    /// The solver's outcome, its board the best the run saw (a resumed board included).
+    pub(crate) outcome: Outcome,
+    /// Why the checker rejected a board the solver offered as a new best, if it did (the run then ended).
+    pub(crate) rejected: Option<String>,
+}
+
+/// What each new best board goes through: the checker, the files, the page, stdout and the trace.
+struct Bests<'a> {
+    args: &'a ScoreArgs,
+    instance: &'a Instance,
+    files: BestFiles<'a>,
+    /// Seconds between the start of the files' clock and the solver's.
+    offset: f64,
+    rejected: Mutex<Option<String>>,
+    run: &'a Stop,
+}
+
+impl Bests<'_> {
+    /// Offers `best` to the files: a board the checker rejects ends the run;
+    /// a board it scores above every earlier one is shown with that score.
+    fn offer(&self, best: &score::Best) {
+        let score = match self.files.offer(&best.board) {
+            Err(error) => {
+                *self.rejected.lock().unwrap_or_else(PoisonError::into_inner) = Some(error.to_string());
+                self.run.raise();
+                return;
             }
-        }
-    };
-    let max = instance.grid.max_score();
-    let on_best = |best: &score::Best| {
-        // Only a board the checker accepts is shown or kept.
-        if solver::accept(instance, Status::Unknown, Some(&best.board)).is_err() {
-            return;
-        }
-        // Written before it is announced: a board printed is a board on disk.
-        if let Some(path) = out
-            && let Err(e) = write_atomic(path, board_json::to_string(&best.board).as_bytes())
-        {
-            eprintln!("edgematch: {e}");
-        }
-        save(&best.board);
-        edgematch::live::verified(&best.board, best.score);
-        *kept.lock().unwrap_or_else(|e| e.into_inner()) = Some(best.board.clone());
-        println!("best: {}/{max} after {:.3} s", best.score, before + settled + best.seconds);
-        if let Some(path) = &args.trace {
-            let seconds = ((before + settled + best.seconds) * 1000.0).round() / 1000.0;
-            let line = serde_json::json!({ "seconds": seconds, "score": best.score });
+            Ok(Offered::NotBetter(_)) => return,
+            Ok(Offered::Better { score, unwritten }) => {
+                if let Some(error) = unwritten {
+                    eprintln!("edgematch: {error}");
+                }
+                score
+            }
+        };
+        edgematch::live::verified(&best.board, score);
+        let seconds = self.offset + best.seconds;
+        println!("best: {score}/{} after {seconds:.3} s", self.instance.grid.max_score());
+        if let Some(path) = &self.args.trace {
+            let line = serde_json::json!({ "seconds": (seconds * 1000.0).round() / 1000.0, "score": score });
             let appended = std::fs::OpenOptions::new()
                 .append(true)
                 .open(path)
@@ -211,31 +194,98 @@ pub(crate) fn solve(
                 eprintln!("edgematch: {}: {e}", path.display());
             }
         }
-    };
+    }
+
+    /// Saves the checkpoint every `every` until `finished` is raised.
+    fn save_every(&self, every: Duration, finished: &AtomicBool) {
+        let mut next = Instant::now() + every;
+        while !finished.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(50));
+            if Instant::now() >= next {
+                next += every;
+                if let Err(e) = self.files.save() {
+                    eprintln!("edgematch: {e}");
+                }
+            }
+        }
+    }
+}
+
+/// Runs `solver` for the best board: each new best is checked, printed with
+/// the checker's score and its time, written whole to `out` and the
+/// checkpoint (through one owner that never writes a worse board than they
+/// hold), appended to the trace and shown on the page, so an interrupted or
+/// killed run leaves its best verified board behind; a checkpoint given
+/// resumes from its board. A board the checker rejects ends the run (`rejected`).
+pub(crate) fn solve(
+    args: &ScoreArgs,
+    solver: &Solver,
+    instance: &Instance,
+    limits: &Limits,
+    stop: &Stop,
+    out: Option<&Path>,
+) -> Result<Scored> {
+    let resumed = resumed(args, instance)?;
+    let before = resumed.as_ref().map_or(0.0, |r| r.seconds);
+    let files = BestFiles::open(instance, out, args.checkpoint.as_deref(), before);
+    let mut options = args.options(instance)?;
+    if let Some(resumed) = resumed {
+        // The resumed board is the run's incumbent, and --out holds it from the start.
+        if let Ok(Offered::Better { unwritten: Some(error), .. }) = files.offer(&resumed.board) {
+            eprintln!("edgematch: {error}");
+        }
+        options.incumbent = Some(resumed.board);
+    }
+    if let Some(trace) = &args.trace {
+        // Created (or kept) up front, so a bad path fails before the run.
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(trace)
+            .map_err(|source| edgematch::Error::Io { path: trace.clone(), source })?;
+    }
+    let run = stop.child();
+    let settling = Instant::now();
+    let (options, limits) = settle(options, solver, instance, limits, &run)?;
+    let settled = settling.elapsed().as_secs_f64();
+    let bests = Bests { args, instance, files, offset: before + settled, rejected: Mutex::new(None), run: &run };
     let every = Duration::from_secs_f64(args.checkpoint_every.unwrap_or(60.0));
     let finished = AtomicBool::new(false);
     let outcome = std::thread::scope(|scope| {
-        // The periodic checkpoint: the best board so far, with the seconds run.
-        let _ = scope.spawn(|| {
-            let mut next = Instant::now() + every;
-            while !finished.load(Ordering::Relaxed) {
-                std::thread::sleep(Duration::from_millis(50));
-                if Instant::now() >= next {
-                    next += every;
-                    if let Some(board) = kept.lock().unwrap_or_else(|e| e.into_inner()).clone() {
-                        save(&board);
-                    }
-                }
-            }
-        });
-        let outcome = solver.solve_score(instance, &options, &limits, stop, &on_best);
+        if args.checkpoint.is_some() {
+            let _ = scope.spawn(|| bests.save_every(every, &finished));
+        }
+        let outcome = solver.solve_score(instance, &options, &limits, &run, &|best| bests.offer(best));
         finished.store(true, Ordering::Relaxed);
         outcome
     })?;
-    let mut outcome = outcome;
+    Ok(finish(bests, outcome, settled, options.incumbent))
+}
+
+/// The run's end: the seconds of settling counted, the best board of the
+/// run (the solver's, or the incumbent when the solver ended with a worse
+/// one) offered once more and kept, the checkpoint saved.
+fn finish(bests: Bests<'_>, mut outcome: Outcome, settled: f64, incumbent: Option<Board>) -> Scored {
     outcome.seconds += settled;
-    if let Some(board) = kept.into_inner().unwrap_or_else(|e| e.into_inner()) {
-        save(&board);
+    if let Stats::Score(stats) = &mut outcome.stats {
+        stats.best_seconds = stats.best_seconds.map(|t| t + settled);
+        if let Some(why) = &stats.repair_failed {
+            eprintln!("edgematch: CP-SAT's repair failed ({why}); the walk's best board is kept");
+        }
     }
-    Ok(outcome)
+    if let Some(board) = &outcome.board
+        && board.placed() == board.cells.len()
+    {
+        bests.offer(&score::Best { board: board.clone(), score: 0, seconds: outcome.seconds - settled });
+    }
+    let score = |b: &Board| b.score(bests.instance);
+    if let Some(incumbent) = incumbent
+        && outcome.board.as_ref().is_none_or(|b| score(b) < score(&incumbent))
+    {
+        outcome.board = Some(incumbent);
+    }
+    if let Err(e) = bests.files.save() {
+        eprintln!("edgematch: {e}");
+    }
+    Scored { outcome, rejected: bests.rejected.into_inner().unwrap_or_else(PoisonError::into_inner) }
 }

@@ -330,7 +330,14 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     edgematch::live::begin(&format!("{} on {}", args.solver, loaded.name), instance);
     let outcome = match args.objective {
         Objective::Full => solver.solve(instance, &limits, &stop)?,
-        Objective::Score => score::solve(&args.score, &solver, instance, &limits, &stop, args.out.as_deref())?,
+        Objective::Score => {
+            let scored = score::solve(&args.score, &solver, instance, &limits, &stop, args.out.as_deref())?;
+            if let Some(why) = scored.rejected {
+                eprintln!("edgematch: {why}; this is a bug");
+                return Ok(ExitCode::from(3));
+            }
+            scored.outcome
+        }
     };
     let status =
         if stop.is_raised() && outcome.status != Status::Solved { Status::Interrupted } else { outcome.status };
@@ -371,10 +378,13 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     Ok(code)
 }
 
-/// Writes the verified board where `--out` and `--svg` ask.
+/// Writes the verified board where `--out` and `--svg` ask (a score run's
+/// `--out` is its best-board file, already written by its one owner).
 fn write_board(args: &SolveArgs, instance: &Instance, board: &Board, title: &str) -> Result<()> {
     if let Some(path) = &args.out {
-        write_atomic(path, board_json::to_string(board).as_bytes())?;
+        if args.objective == Objective::Full {
+            write_atomic(path, board_json::to_string(board).as_bytes())?;
+        }
         println!("wrote {}", path.display());
     }
     if let Some(path) = &args.svg {

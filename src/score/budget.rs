@@ -118,11 +118,14 @@ pub(crate) fn solve(
     let done = AtomicBool::new(incumbent.as_ref().is_some_and(|b| joins - b.score <= target_breaks));
     let best: Mutex<Option<Best>> = Mutex::new(incumbent);
     let found = |board: Board, breaks: usize| {
+        // The score from the board itself, not the walk's count (see `Keeper::offer`).
+        let score = board.score(instance);
+        let breaks = breaks.max(joins - score);
         let mut slot = best.lock().unwrap_or_else(|e| e.into_inner());
-        if slot.as_ref().is_some_and(|b| b.score >= joins - breaks) {
+        if slot.as_ref().is_some_and(|b| b.score >= score) {
             return;
         }
-        let new = Best { board, score: joins - breaks, seconds: start.elapsed().as_secs_f64() };
+        let new = Best { board, score, seconds: start.elapsed().as_secs_f64() };
         on_best(&new);
         *slot = Some(new);
         if breaks <= target_breaks {

@@ -16,6 +16,7 @@ pub(crate) struct Keeper<'a> {
     /// Raised when the target is reached (or a walk proved nothing better exists).
     pub(crate) done: AtomicBool,
     best: Mutex<Option<Best>>,
+    instance: &'a Instance,
     joins: usize,
     target_breaks: usize,
     start: Instant,
@@ -26,7 +27,7 @@ impl<'a> Keeper<'a> {
     /// A keeper for a run of `options` on `instance` started at `start`,
     /// holding the options' incumbent (scored, at 0 s) if any.
     pub(crate) fn new(
-        instance: &Instance,
+        instance: &'a Instance,
         options: &Options,
         start: Instant,
         on_best: &'a (dyn Fn(&Best) + Sync),
@@ -40,6 +41,7 @@ impl<'a> Keeper<'a> {
             breaks: AtomicUsize::new(breaks),
             done: AtomicBool::new(breaks <= target_breaks),
             best: Mutex::new(incumbent),
+            instance,
             joins,
             target_breaks,
             start,
@@ -47,14 +49,18 @@ impl<'a> Keeper<'a> {
         }
     }
 
-    /// Offers a full board with `breaks` mismatched joins: kept and handed on
-    /// if it beats the best so far.
+    /// Offers a full board the walk counts `breaks` mismatched joins on: kept
+    /// and handed on if it beats the best so far. Its score is counted again
+    /// from the board itself, not taken from the walk's count: a walk that
+    /// miscounts can then neither claim a solution nor replace a better board.
     pub(crate) fn offer(&self, board: Board, breaks: usize) {
+        let score = board.score(self.instance);
+        let breaks = breaks.max(self.joins - score);
         let mut slot = self.best.lock().unwrap_or_else(|e| e.into_inner());
-        if slot.as_ref().is_some_and(|b| b.score >= self.joins - breaks) {
+        if slot.as_ref().is_some_and(|b| b.score >= score) {
             return;
         }
-        let new = Best { board, score: self.joins - breaks, seconds: self.start.elapsed().as_secs_f64() };
+        let new = Best { board, score, seconds: self.start.elapsed().as_secs_f64() };
         (self.on_best)(&new);
         *slot = Some(new);
         let _ = self.breaks.fetch_min(breaks, Ordering::Relaxed);

@@ -105,6 +105,8 @@ pub struct Stats {
     pub completions: u64,
     /// Completions that beat the run's best board.
     pub completions_improved: u64,
+    /// `auto`: why CP-SAT's repair of the walk's board failed, if it did (the walk's board is kept).
+    pub repair_failed: Option<String>,
     /// Scan walk: what the run settled (its fill order, breaks and quota; see [`crate::score::plan::Plan`]).
     pub plan: String,
 }

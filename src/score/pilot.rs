@@ -36,6 +36,16 @@ const ATTEMPTS: u64 = 4;
 /// Runs shorter than this many seconds scale the pilot's work down with their limit (to a quarter at most).
 const FULL_WORK_SECONDS: f64 = 300.0;
 
+/// Most share of a run's time limit the pilot walks take: past it they stop
+/// with what they have (candidates not yet walked count as reaching nothing).
+pub(crate) const PILOT_SHARE: f64 = 0.2;
+
+/// When the pilot of a run of `time_limit` seconds started at `start` must end (`None`: unlimited).
+pub(crate) fn pilot_deadline(start: std::time::Instant, time_limit: Option<f64>) -> Option<std::time::Instant> {
+    let seconds = time_limit? * PILOT_SHARE;
+    std::time::Duration::try_from_secs_f64(seconds.max(0.0)).ok().and_then(|d| start.checked_add(d))
+}
+
 impl Work {
     /// The pilot's work for a run of `time_limit` seconds (`None`: unlimited).
     pub(crate) fn for_limit(time_limit: Option<f64>) -> Work {

@@ -112,17 +112,19 @@ impl Plan {
     }
 
     /// Settles the plan with the pilot's work for `limits`' time limit, on its
-    /// threads with its seed, until `stop` is raised.
+    /// threads with its seed, until `stop` is raised or the pilot's share of
+    /// the time limit is spent (`pilot::PILOT_SHARE`).
     ///
     /// # Errors
     /// As [`Plan::new`].
     pub fn settle_for(instance: &Instance, options: &Options, limits: &Limits, stop: &Stop) -> Result<Plan, String> {
         let (best, flag, over) = (AtomicUsize::new(usize::MAX), AtomicBool::new(false), AtomicBool::new(false));
         let none = |_: Board, _: usize| {};
+        let deadline = super::pilot::pilot_deadline(std::time::Instant::now(), limits.time_limit);
         std::thread::scope(|scope| {
             let _ = scope.spawn(|| {
                 while !over.load(Ordering::Relaxed) {
-                    if stop.is_raised() {
+                    if stop.is_raised() || deadline.is_some_and(|d| std::time::Instant::now() >= d) {
                         flag.store(true, Ordering::Relaxed);
                     }
                     std::thread::sleep(std::time::Duration::from_millis(20));

@@ -86,9 +86,11 @@ pub(crate) fn solve(
     let found = |board: Board, breaks: usize| keeper.offer(board, breaks);
     let threads = limits.threads.max(1) as usize;
     let plan = std::thread::scope(|scope| {
-        let _ = scope.spawn(|| keeper.watch(&flag, stop, deadline));
+        let (keeper, flag) = (&keeper, &flag);
+        let pilot_ends = super::pilot::pilot_deadline(start, limits.time_limit);
+        let _ = scope.spawn(move || keeper.watch(flag, stop, pilot_ends));
         let work = Work::for_limit(limits.time_limit);
-        let plan = Plan::settle(instance, options, work, (limits.seed, threads), (&keeper.breaks, &flag), &found);
+        let plan = Plan::settle(instance, options, work, (limits.seed, threads), (&keeper.breaks, flag), &found);
         flag.store(true, Ordering::Relaxed);
         plan
     });

@@ -127,3 +127,20 @@ fn the_target_stops_the_run_and_bad_options_are_named() {
         assert!(check(&p.instance, &outcome.board.unwrap()).score >= joins - 10, "{walk:?}");
     }
 }
+
+/// A piece showing a colour no other piece has (99, far above the others)
+/// makes a full score impossible: the walks' boards are scored by the board
+/// itself, never claimed solved (the reliability test found the scan walk
+/// counting no break on such a board, and the run claiming a solution that
+/// the checker then rejected). `run` checks each reported score against the checker.
+#[test]
+fn a_colour_no_other_piece_has_never_gives_a_claimed_solution() {
+    let mut p = planted(&PlantedSpec::square(5, 2, 3, 3)).unwrap();
+    let inner = p.instance.pieces.iter().position(|q| q.0.iter().all(|&c| c != crate::puzzle::GREY)).unwrap();
+    p.instance.pieces[inner].0[0] = 99;
+    for options in walks() {
+        let outcome = run(&p.instance, &options, &limits(3.0, 2));
+        assert_ne!(outcome.status, Status::Solved, "{:?}", options.walk);
+        assert!(outcome.board.is_some(), "{:?}: a full board with breaks exists", options.walk);
+    }
+}
