@@ -5,10 +5,14 @@
 //! event at once and after each change, a `tick` event with the clock alone
 //! every [`HEARTBEAT`]). Any other method or path is refused by the router:
 //! the page accepts no command. The state is rendered once per change by one
-//! publisher (`watch/publish.rs`) and shared by every client. The server runs
-//! on a thread of its own with a one-thread tokio runtime, and lives as long
-//! as the process.
+//! publisher (`watch/publish.rs`) and shared by every client; at most
+//! [`MAX_CONNECTIONS`] connections are served at once (`watch/gate.rs`);
+//! requests not addressed to the page's own address or `localhost` are
+//! refused (`watch/host.rs`). The server runs on a thread of its own with a one-thread tokio
+//! runtime, and lives as long as the process.
 
+mod gate;
+mod host;
 mod publish;
 
 use std::convert::Infallible;
@@ -24,6 +28,7 @@ use tokio::sync::watch;
 
 use crate::error::Error;
 use crate::live;
+pub use gate::MAX_CONNECTIONS;
 pub use publish::{HEARTBEAT, POLL};
 use publish::{Published, Publisher};
 
@@ -56,8 +61,8 @@ pub fn serve(address: SocketAddr) -> Result<SocketAddr, Error> {
                 let (publisher, first) = Publisher::start(feed);
                 let (sender, latest) = watch::channel(Arc::new(first));
                 drop(tokio::spawn(publisher.run(sender)));
-                let listener = tokio::net::TcpListener::from_std(listener)?;
-                axum::serve(listener, router(latest)).await
+                let listener = gate::Capped::new(tokio::net::TcpListener::from_std(listener)?, MAX_CONNECTIONS);
+                axum::serve(listener, router(latest, bound)).await
             });
             if let Err(e) = served {
                 eprintln!("edgematch: --watch {bound}: the page's server stopped: {e}");
@@ -67,13 +72,14 @@ pub fn serve(address: SocketAddr) -> Result<SocketAddr, Error> {
     Ok(bound)
 }
 
-/// The three routes over the latest publication.
-fn router(latest: Latest) -> Router {
+/// The three routes over the latest publication, behind the Host check for a page bound at `bound`.
+fn router(latest: Latest, bound: SocketAddr) -> Router {
     let state_latest = latest.clone();
     Router::new()
         .route("/", get(|| async { Html(PAGE) }))
         .route("/state.json", get(move || async move { state_json(&state_latest) }))
         .route("/events", get(move || async move { Sse::new(events(latest.clone())) }))
+        .layer(axum::middleware::from_fn_with_state(Arc::new(host::Hosts::new(bound)), host::check))
 }
 
 /// `GET /state.json`: the state with the latest clock.

@@ -1,4 +1,5 @@
-//! `--watch`: the live page's routes over a real run, the port-in-use error, and the page staying up until Ctrl-C.
+//! `--watch`: the live page's routes over a real run, the connection cap, the
+//! Host check, the port-in-use error, and the page staying up until Ctrl-C.
 //! (The page itself, in a browser, is tested by `python/tests/test_watch.py`.)
 
 mod common;
@@ -10,11 +11,16 @@ use std::time::{Duration, Instant};
 
 use common::{bin, model, run, text};
 
-/// `GET path` on `address`: the status code and the body.
+/// `method path` on `address`: the status code and the body.
 fn get(address: &str, method: &str, path: &str) -> (u16, String) {
+    request(address, method, path, Some(address))
+}
+
+/// `method path` on `address` with this `Host` header (none when `None`): the status code and the body.
+fn request(address: &str, method: &str, path: &str, host: Option<&str>) -> (u16, String) {
     let mut stream = TcpStream::connect(address).unwrap();
-    write!(stream, "{method} {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n")
-        .unwrap();
+    let host = host.map_or(String::new(), |h| format!("Host: {h}\r\n"));
+    write!(stream, "{method} {path} HTTP/1.1\r\n{host}Connection: close\r\nContent-Length: 0\r\n\r\n").unwrap();
     let mut response = String::new();
     let _ = stream.read_to_string(&mut response).unwrap();
     let code = response.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
@@ -35,6 +41,14 @@ fn start(args: &[&str]) -> (Child, String) {
     // Keep reading stderr, so the child never blocks on a full pipe.
     let _ = std::thread::spawn(move || std::io::copy(&mut stderr, &mut std::io::sink()));
     (child, address)
+}
+
+/// Ctrl-C to `child`; it must end through the handler (an exit code, not a signal).
+fn interrupt(mut child: Child) {
+    // SAFETY: kill(2) on our own child's pid.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let status = child.wait().unwrap();
+    assert!(status.code().is_some(), "ended by Ctrl-C's handler, not killed: {status}");
 }
 
 #[test]
@@ -122,4 +136,32 @@ fn a_port_in_use_exits_2_naming_it() {
     assert!(text(&output).contains(&format!("--watch {address}")), "{}", text(&output));
     let output = run(&["solve", &model("planted-10x10-f5i17-s1.json"), "--watch", "not-an-address"]);
     assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+}
+
+#[test]
+fn connections_over_the_cap_get_503_and_other_hosts_get_403() {
+    let (child, address) = start(&["solve", &model("planted-10x10-f5i17-s1.json"), "--time-limit", "1", "--watch"]);
+    let port = address.rsplit(':').next().unwrap();
+    // The Host check: the bound address and localhost with the port pass; other names, other ports and no Host do not.
+    for host in [address.clone(), format!("localhost:{port}"), format!("[::1]:{port}")] {
+        assert_eq!(request(&address, "GET", "/state.json", Some(&host)).0, 200, "{host}");
+    }
+    for host in [Some(format!("rebound.example:{port}")), Some("localhost:1".to_owned()), None] {
+        let (code, body) = request(&address, "GET", "/", host.as_deref());
+        assert_eq!(code, 403, "{host:?}: {body}");
+        assert!(body.contains("Host"), "{body}");
+    }
+    // The cap: with 64 connections open, the next is answered 503 with a short body.
+    let held: Vec<TcpStream> = (0..64).map(|_| TcpStream::connect(&address).unwrap()).collect();
+    let (code, body) = get(&address, "GET", "/state.json");
+    assert_eq!(code, 503, "{body}");
+    assert!(body.contains("too many connections"), "{body}");
+    // Once they close, the page answers again.
+    drop(held);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while get(&address, "GET", "/state.json").0 != 200 {
+        assert!(Instant::now() < deadline, "the page never answered again after the connections closed");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    interrupt(child);
 }
