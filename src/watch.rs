@@ -48,7 +48,7 @@ type Latest = watch::Receiver<Arc<Published>>;
 /// The address cannot be bound (in use, not this machine's, no permission):
 /// the message names it.
 pub fn serve(address: SocketAddr) -> Result<SocketAddr, Error> {
-    let refused = |e: std::io::Error| Error::Options(format!("--watch {address}: cannot listen there: {e}"));
+    let refused = |e: std::io::Error| Error::Options(format!("--watch={address}: cannot listen there: {e}"));
     let listener = TcpListener::bind(address).map_err(refused)?;
     listener.set_nonblocking(true).map_err(refused)?;
     let bound = listener.local_addr().map_err(refused)?;
@@ -65,7 +65,7 @@ pub fn serve(address: SocketAddr) -> Result<SocketAddr, Error> {
                 axum::serve(listener, router(latest, bound)).await
             });
             if let Err(e) = served {
-                eprintln!("edgematch: --watch {bound}: the page's server stopped: {e}");
+                eprintln!("edgematch: --watch={bound}: the page's server stopped: {e}");
             }
         })
         .map_err(refused)?;

@@ -1,5 +1,6 @@
 //! `--watch`: the live page's routes over a real run, the connection cap, the
-//! Host check, the port-in-use error, and the page staying up until Ctrl-C.
+//! Host check, the flag's parse, the port-in-use error, and the page staying
+//! up until Ctrl-C.
 //! (The page itself, in a browser, is tested by `python/tests/test_watch.py`.)
 
 mod common;
@@ -10,6 +11,7 @@ use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{bin, model, run, text};
+use serde_json::Value;
 
 /// `method path` on `address`: the status code and the body.
 fn get(address: &str, method: &str, path: &str) -> (u16, String) {
@@ -131,11 +133,39 @@ fn a_bench_shows_each_job_on_the_page() {
 fn a_port_in_use_exits_2_naming_it() {
     let taken = TcpListener::bind("127.0.0.1:0").unwrap();
     let address = taken.local_addr().unwrap().to_string();
-    let output = run(&["solve", &model("planted-10x10-f5i17-s1.json"), "--watch", &address]);
+    let output = run(&["solve", &model("planted-10x10-f5i17-s1.json"), &format!("--watch={address}")]);
     assert_eq!(output.status.code(), Some(2), "{}", text(&output));
-    assert!(text(&output).contains(&format!("--watch {address}")), "{}", text(&output));
-    let output = run(&["solve", &model("planted-10x10-f5i17-s1.json"), "--watch", "not-an-address"]);
+    assert!(text(&output).contains(&format!("--watch={address}")), "{}", text(&output));
+    let output = run(&["solve", &model("planted-10x10-f5i17-s1.json"), "--watch=not-an-address"]);
     assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+}
+
+#[test]
+fn watch_takes_a_value_only_after_an_equals_sign() {
+    // `--watch x.json`: the default address, and x.json is the board.
+    let (child, address) = start(&["solve", "--watch", &model("planted-10x10-f5i17-s1.json"), "--time-limit", "1"]);
+    assert!(address.starts_with("127.0.0.1:"), "{address}");
+    let state = ended_state(&address);
+    assert!(state["label"].as_str().unwrap().ends_with("planted-10x10-f5i17-s1"), "{state}");
+    interrupt(child);
+    // `--watch ADDR` no longer reads ADDR: it is a second board, which solve refuses.
+    let output = run(&["solve", &model("planted-10x10-f5i17-s1.json"), "--watch", "127.0.0.1:0"]);
+    assert_eq!(output.status.code(), Some(2), "{}", text(&output));
+}
+
+/// Polls `/state.json` until the run has ended; returns its state.
+fn ended_state(address: &str) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let (code, body) = get(address, "GET", "/state.json");
+        assert_eq!(code, 200, "{body}");
+        let state: Value = serde_json::from_str(&body).unwrap();
+        if state["status"] != "running" && state["status"] != "starting" {
+            return state;
+        }
+        assert!(Instant::now() < deadline, "the run never ended: {state}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }
 
 #[test]
