@@ -111,20 +111,18 @@ impl Publisher {
         let version = self.feed.version();
         let view = self.feed.view();
         let nodes = self.feed.nodes();
-        let clock = json!({
+        let clock = fields(json!({
             "seconds": view.seconds,
             "nodes": nodes,
             "nodes_per_second": self.rate.at(&view, nodes),
-        });
-        if let Value::Object(fields) = &clock {
-            if changed {
-                self.version = version;
-                self.serial += 1;
-                self.redraw(&view);
-                self.state = state(&view, &self.drawing);
-            }
-            self.state.extend(fields.clone());
+        }));
+        if changed {
+            self.version = version;
+            self.serial += 1;
+            self.redraw(&view);
+            self.state = state(&view, &self.drawing);
         }
+        self.state.extend(clock.clone());
         let whole: Arc<str> = Arc::from(Value::Object(self.state.clone()).to_string());
         if changed {
             self.state_json = Arc::clone(&whole);
@@ -132,7 +130,7 @@ impl Publisher {
         Published {
             serial: self.serial,
             state: Arc::clone(&self.state_json),
-            tick: Arc::from(clock.to_string()),
+            tick: Arc::from(Value::Object(clock).to_string()),
             whole,
         }
     }
@@ -177,7 +175,7 @@ fn state(view: &live::View, drawing: &[Value; 3]) -> Map<String, Value> {
         .map(|a| json!({ "solver": a.solver, "threads": a.threads, "state": a.state, "seconds": a.seconds }))
         .collect();
     let best = view.best.as_ref();
-    let object = json!({
+    fields(json!({
         "title": view.title,
         "label": view.label,
         "jobs": view.jobs,
@@ -191,7 +189,11 @@ fn state(view: &live::View, drawing: &[Value; 3]) -> Map<String, Value> {
         "bucas": drawing[2],
         "history": view.history,
         "arms": arms,
-    });
+    }))
+}
+
+/// The fields of a JSON object (`json!` of an object literal always makes one).
+fn fields(object: Value) -> Map<String, Value> {
     match object {
         Value::Object(map) => map,
         _ => Map::new(),
