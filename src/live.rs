@@ -1,8 +1,11 @@
 //! What a running solve shows as it goes: the live feed that `--watch`'s page reads.
 //!
 //! A process-wide feed, off until [`enable`] turns it on (the command line
-//! does, for `--watch`); every hook below is then a lock or an atomic add, and
-//! one atomic load that finds no feed while it is off. Who calls what:
+//! does, for `--watch`); every hook below is then a short lock or an atomic
+//! add, and one atomic load that finds no feed while it is off. A hook only
+//! stores what it is given and returns: nothing is rendered or written under
+//! the lock, so a solver thread reporting a new best never waits for the page.
+//! Who calls what:
 //! - a run or a bench job says it [`begin`]s, with a label and its instance;
 //! - the layer that runs the checker reports each board it accepted
 //!   ([`verified`]): only verified boards reach the page, as in the CLI;
@@ -10,17 +13,14 @@
 //! - the portfolio names its arms ([`arms`]) and says how each ended ([`arm_done`]);
 //! - the run says how it ended ([`end`]).
 //!
-//! [`Feed::snapshot`] turns the state into the JSON object of `GET /state.json`.
+//! The page's server reads the feed with [`Feed::view`] when [`Feed::version`]
+//! moves, and renders the view on its own thread (`watch.rs`).
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-use serde_json::{Value, json};
-
-use crate::formats::{board_json, bucas};
 use crate::puzzle::{Board, Instance};
-use crate::render;
 
 static FEED: OnceLock<Feed> = OnceLock::new();
 
@@ -80,10 +80,7 @@ pub fn arm_done(index: usize, status: &str, seconds: f64) {
 /// The run (or job) ended with `status`.
 pub fn end(status: &str) {
     if let Some(feed) = feed() {
-        let mut state = feed.lock();
-        state.status = status.to_owned();
-        state.ended = Some(state.started.elapsed().as_secs_f64());
-        feed.touch();
+        feed.end(status);
     }
 }
 
@@ -98,7 +95,7 @@ pub fn title(text: &str) {
 /// The live state of one run.
 pub struct Feed {
     state: Mutex<State>,
-    /// Bumped at every change, so a server can tell whether to push.
+    /// Bumped at every change, so a server can tell whether to look again.
     version: AtomicU64,
     /// Placements since the current job began.
     nodes: AtomicU64,
@@ -106,11 +103,15 @@ pub struct Feed {
 
 /// An arm of a portfolio, as the page shows it.
 #[derive(Clone, Debug)]
-struct Arm {
-    solver: String,
-    threads: u32,
-    state: String,
-    seconds: Option<f64>,
+pub struct Arm {
+    /// The solver's name.
+    pub solver: String,
+    /// Its threads.
+    pub threads: u32,
+    /// `running`, or how it ended.
+    pub state: String,
+    /// When it ended (seconds since the job began).
+    pub seconds: Option<f64>,
 }
 
 impl Arm {
@@ -119,29 +120,79 @@ impl Arm {
     }
 }
 
+/// The best verified board of the job so far.
+#[derive(Clone, Debug)]
+pub struct Best {
+    /// The board, shared: the feed stores it once and views only count a reference.
+    pub board: Arc<Board>,
+    /// Its matched joins.
+    pub score: usize,
+    /// When it was reported, in seconds since the job began.
+    pub seconds: f64,
+}
+
+/// A copy of the feed's state at one moment, its instance and best board shared with the feed.
+#[derive(Clone, Debug)]
+pub struct View {
+    /// What the whole run is (`edgematch solve`, ...).
+    pub title: String,
+    /// What the current job runs.
+    pub label: String,
+    /// Jobs begun so far.
+    pub jobs: u64,
+    /// The job's instance.
+    pub instance: Option<Arc<Instance>>,
+    /// Seconds since the job began, frozen at its end.
+    pub seconds: f64,
+    /// When the job began, in Unix seconds.
+    pub started_unix: f64,
+    /// Whether the job has ended.
+    pub ended: bool,
+    /// `starting`, `running`, or how the job ended.
+    pub status: String,
+    /// The best verified board so far.
+    pub best: Option<Best>,
+    /// Bumped at each new best and each new job: whoever draws the best board
+    /// draws it again only when this moves.
+    pub best_version: u64,
+    /// `(seconds, score)` per new best of the job.
+    pub history: Vec<(f64, usize)>,
+    /// The portfolio's arms.
+    pub arms: Vec<Arm>,
+}
+
 struct State {
     title: String,
     label: String,
     jobs: u64,
-    instance: Option<Instance>,
+    instance: Option<Arc<Instance>>,
     started: Instant,
     started_unix: f64,
     ended: Option<f64>,
     status: String,
-    best: Option<(Board, usize, f64)>,
+    best: Option<Best>,
+    best_version: u64,
     history: Vec<(f64, usize)>,
     arms: Vec<Arm>,
-    /// The last (seconds, nodes) sample and the rate measured up to it.
-    sample: (f64, u64),
-    rate: f64,
 }
 
 fn unix_now() -> f64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64())
 }
 
+impl State {
+    /// Whether `board` with `score` beats the best so far (a higher score, or as high with more pieces placed).
+    fn beaten_by(&self, board: &Board, score: usize) -> bool {
+        match &self.best {
+            None => true,
+            Some(best) => score > best.score || (score == best.score && board.placed() > best.board.placed()),
+        }
+    }
+}
+
 impl Feed {
-    fn new() -> Feed {
+    /// A feed of its own, not the process's (for tests; [`enable`] makes the process's).
+    pub(crate) fn new() -> Feed {
         let state = State {
             title: "edgematch".to_owned(),
             label: String::new(),
@@ -152,10 +203,9 @@ impl Feed {
             ended: None,
             status: "starting".to_owned(),
             best: None,
+            best_version: 0,
             history: Vec::new(),
             arms: Vec::new(),
-            sample: (0.0, 0),
-            rate: 0.0,
         };
         Feed { state: Mutex::new(state), version: AtomicU64::new(0), nodes: AtomicU64::new(0) }
     }
@@ -168,100 +218,79 @@ impl Feed {
         let _ = self.version.fetch_add(1, Ordering::Release);
     }
 
-    /// Changes so far: a server pushes a snapshot when this moves.
+    /// Changes so far: a server looks at the feed again when this moves.
     pub fn version(&self) -> u64 {
         self.version.load(Ordering::Acquire)
     }
 
-    fn begin(&self, label: &str, instance: &Instance) {
+    /// Placements since the current job began.
+    pub fn nodes(&self) -> u64 {
+        self.nodes.load(Ordering::Relaxed)
+    }
+
+    /// See [`begin`].
+    pub(crate) fn begin(&self, label: &str, instance: &Instance) {
+        let instance = Arc::new(instance.clone());
         let mut state = self.lock();
         state.label = label.to_owned();
         state.jobs += 1;
-        state.instance = Some(instance.clone());
+        state.instance = Some(instance);
         state.started = Instant::now();
         state.started_unix = unix_now();
         state.ended = None;
         state.status = "running".to_owned();
         state.best = None;
+        state.best_version += 1;
         state.history.clear();
         state.arms.clear();
-        state.sample = (0.0, 0);
-        state.rate = 0.0;
         self.nodes.store(0, Ordering::Relaxed);
+        drop(state);
         self.touch();
     }
 
-    fn verified(&self, board: &Board, score: usize) {
+    /// Keeps `board` if it beats the best (see [`verified`]): the copy is made
+    /// before the lock, and under it only a comparison and two stores.
+    pub(crate) fn verified(&self, board: &Board, score: usize) {
+        let board = Arc::new(board.clone());
         let mut state = self.lock();
-        let better = match &state.best {
-            None => true,
-            Some((best, best_score, _)) => {
-                score > *best_score || (score == *best_score && board.placed() > best.placed())
-            }
-        };
-        if better {
-            let seconds = state.started.elapsed().as_secs_f64();
-            state.best = Some((board.clone(), score, seconds));
-            state.history.push((seconds, score));
-            self.touch();
+        if !state.beaten_by(&board, score) {
+            return;
         }
+        let seconds = state.started.elapsed().as_secs_f64();
+        let previous = state.best.replace(Best { board, score, seconds });
+        state.history.push((seconds, score));
+        state.best_version += 1;
+        drop(state);
+        drop(previous);
+        self.touch();
     }
 
-    /// The state as the JSON object of `GET /state.json`: `title`, `label`,
-    /// `status`, `seconds` (since the job began; frozen at its end),
-    /// `started_unix` (the job's start, Unix seconds), `score`, `max_score`,
-    /// `best_seconds`, `board` (board JSON, or null), `svg` (the board as
-    /// `render` draws it, mismatched joins in red), `bucas` (the board as an
-    /// e2.bucas.name link, when its colours fit), `history` ([seconds, score]
-    /// per new best), `nodes`, `nodes_per_second`, `arms` and `jobs`.
-    pub fn snapshot(&self) -> Value {
-        let nodes = self.nodes.load(Ordering::Relaxed);
+    /// See [`end`].
+    pub(crate) fn end(&self, status: &str) {
         let mut state = self.lock();
-        let seconds = state.ended.unwrap_or_else(|| state.started.elapsed().as_secs_f64());
-        // Nodes per second: over the last second or more while the job runs, over the whole job once it ended.
-        let (t0, n0) = state.sample;
-        if state.ended.is_some() {
-            state.rate = nodes as f64 / seconds.max(1e-9);
-        } else if seconds - t0 >= 1.0 {
-            state.rate = nodes.saturating_sub(n0) as f64 / (seconds - t0);
-            state.sample = (seconds, nodes);
+        state.status = status.to_owned();
+        state.ended = Some(state.started.elapsed().as_secs_f64());
+        drop(state);
+        self.touch();
+    }
+
+    /// The state now, for the page's server to render.
+    pub fn view(&self) -> View {
+        let state = self.lock();
+        View {
+            title: state.title.clone(),
+            label: state.label.clone(),
+            jobs: state.jobs,
+            instance: state.instance.clone(),
+            seconds: state.ended.unwrap_or_else(|| state.started.elapsed().as_secs_f64()),
+            started_unix: state.started_unix,
+            ended: state.ended.is_some(),
+            status: state.status.clone(),
+            best: state.best.clone(),
+            best_version: state.best_version,
+            history: state.history.clone(),
+            arms: state.arms.clone(),
         }
-        let best = state.best.as_ref();
-        let (board, svg, link) = match (best, &state.instance) {
-            (Some((board, _, _)), Some(instance)) => (
-                serde_json::from_str::<Value>(&board_json::to_string(board)).unwrap_or(Value::Null),
-                Value::from(render::svg(instance, board, &state.label, render::Style::default())),
-                if board.placed() == board.cells.len() && bucas::can_write(instance) {
-                    Value::from(bucas::to_link(board, instance, "edgematch"))
-                } else {
-                    Value::Null
-                },
-            ),
-            _ => (Value::Null, Value::Null, Value::Null),
-        };
-        let arms: Vec<Value> = state
-            .arms
-            .iter()
-            .map(|a| json!({ "solver": a.solver, "threads": a.threads, "state": a.state, "seconds": a.seconds }))
-            .collect();
-        json!({
-            "title": state.title,
-            "label": state.label,
-            "jobs": state.jobs,
-            "status": state.status,
-            "seconds": seconds,
-            "started_unix": state.started_unix,
-            "score": best.map(|b| b.1),
-            "max_score": state.instance.as_ref().map(|i| i.grid.max_score()),
-            "best_seconds": best.map(|b| b.2),
-            "board": board,
-            "svg": svg,
-            "bucas": link,
-            "history": state.history,
-            "nodes": nodes,
-            "nodes_per_second": state.rate,
-            "arms": arms,
-        })
     }
 }
 
@@ -276,22 +305,21 @@ mod tests {
         let p = planted(&PlantedSpec::square(4, 2, 3, 1)).unwrap();
         let max = p.instance.grid.max_score();
         feed.begin("test", &p.instance);
-        let before = feed.version();
+        let before = (feed.version(), feed.view().best_version);
         feed.verified(&p.solution, max - 2);
         feed.verified(&p.solution, max - 3);
         feed.verified(&p.solution, max);
         let _ = feed.nodes.fetch_add(1000, Ordering::Relaxed);
-        let snap = feed.snapshot();
-        assert!(feed.version() > before);
-        assert_eq!(snap["score"], max);
-        assert_eq!(snap["max_score"], max);
-        assert_eq!(snap["history"].as_array().unwrap().len(), 2, "{snap}");
-        assert_eq!(snap["nodes"], 1000);
-        assert!(snap["svg"].as_str().unwrap().starts_with("<svg"));
-        assert_eq!(snap["board"]["width"], 4);
+        let view = feed.view();
+        assert!(feed.version() > before.0);
+        assert_eq!(view.best_version, before.1 + 2, "two new bests");
+        assert_eq!(view.best.as_ref().map(|b| b.score), Some(max));
+        assert_eq!(view.history.iter().map(|h| h.1).collect::<Vec<_>>(), [max - 2, max]);
+        assert_eq!(feed.nodes(), 1000);
+        assert_eq!(view.best.unwrap().board.grid.width, 4);
         feed.begin("again", &p.instance);
-        let snap = feed.snapshot();
-        assert!(snap["score"].is_null() && snap["history"].as_array().unwrap().is_empty());
-        assert_eq!(snap["jobs"], 2);
+        let view = feed.view();
+        assert!(view.best.is_none() && view.history.is_empty() && feed.nodes() == 0);
+        assert_eq!((view.jobs, view.label.as_str(), view.status.as_str()), (2, "again", "running"));
     }
 }

@@ -1,37 +1,45 @@
 //! `--watch`: a local, read-only web page that follows a run live, served from the [`live`] feed.
 //!
 //! Three routes, all `GET`: `/` (the page, [`PAGE`]), `/state.json` (the
-//! feed's [`snapshot`](live::Feed::snapshot)) and `/events` (the same object
-//! pushed as server-sent events: at once, within [`POLL`] of every change,
-//! and every [`HEARTBEAT`] for the clock). Any other method or path is
-//! refused by the router: the page accepts no command. The server runs on a
-//! thread of its own with a one-thread tokio runtime, and lives as long as the
-//! process.
+//! state as one JSON object) and `/events` (server-sent events: a `state`
+//! event at once and after each change, a `tick` event with the clock alone
+//! every [`HEARTBEAT`]). Any other method or path is refused by the router:
+//! the page accepts no command. The state is rendered once per change by one
+//! publisher (`watch/publish.rs`) and shared by every client; at most
+//! [`MAX_CONNECTIONS`] connections are served at once (`watch/gate.rs`);
+//! requests not addressed to the page's own address or `localhost` are
+//! refused (`watch/host.rs`). The server runs on a thread of its own with a one-thread tokio
+//! runtime, and lives as long as the process.
+
+mod gate;
+mod host;
+mod publish;
 
 use std::convert::Infallible;
 use std::net::{SocketAddr, TcpListener};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
 
 use axum::Router;
 use axum::http::header;
 use axum::response::sse::{Event, Sse};
-use axum::response::{Html, IntoResponse};
+use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
+use tokio::sync::watch;
 
 use crate::error::Error;
-use crate::live::{self, Feed};
+use crate::live;
+pub use gate::MAX_CONNECTIONS;
+pub use publish::{HEARTBEAT, POLL};
+use publish::{Published, Publisher};
 
 /// The page: one HTML file, its script and style inline, nothing fetched from elsewhere.
 pub const PAGE: &str = include_str!("watch.html");
 
-/// How often the event stream looks for a change.
-pub const POLL: Duration = Duration::from_millis(50);
-
-/// The longest gap between two events (the page's clock and nodes per second move with them).
-pub const HEARTBEAT: Duration = Duration::from_secs(1);
-
 /// The address `--watch` binds when given none: this machine only, a free port.
 pub const DEFAULT_ADDRESS: &str = "127.0.0.1:0";
+
+/// What the routes read: the latest publication.
+type Latest = watch::Receiver<Arc<Published>>;
 
 /// Binds `address` and serves the page from a thread of its own; turns the
 /// live feed on. Returns the address bound (with the port chosen, when 0 was asked).
@@ -40,7 +48,7 @@ pub const DEFAULT_ADDRESS: &str = "127.0.0.1:0";
 /// The address cannot be bound (in use, not this machine's, no permission):
 /// the message names it.
 pub fn serve(address: SocketAddr) -> Result<SocketAddr, Error> {
-    let refused = |e: std::io::Error| Error::Options(format!("--watch {address}: cannot listen there: {e}"));
+    let refused = |e: std::io::Error| Error::Options(format!("--watch={address}: cannot listen there: {e}"));
     let listener = TcpListener::bind(address).map_err(refused)?;
     listener.set_nonblocking(true).map_err(refused)?;
     let bound = listener.local_addr().map_err(refused)?;
@@ -50,45 +58,51 @@ pub fn serve(address: SocketAddr) -> Result<SocketAddr, Error> {
         .name("edgematch-watch".to_owned())
         .spawn(move || {
             let served = runtime.block_on(async move {
-                let listener = tokio::net::TcpListener::from_std(listener)?;
-                axum::serve(listener, router(feed)).await
+                let (publisher, first) = Publisher::start(feed);
+                let (sender, latest) = watch::channel(Arc::new(first));
+                drop(tokio::spawn(publisher.run(sender)));
+                let listener = gate::Capped::new(tokio::net::TcpListener::from_std(listener)?, MAX_CONNECTIONS);
+                axum::serve(listener, router(latest, bound)).await
             });
             if let Err(e) = served {
-                eprintln!("edgematch: --watch {bound}: the page's server stopped: {e}");
+                eprintln!("edgematch: --watch={bound}: the page's server stopped: {e}");
             }
         })
         .map_err(refused)?;
     Ok(bound)
 }
 
-/// The three routes, over `feed`.
-fn router(feed: &'static Feed) -> Router {
+/// The three routes over the latest publication, behind the Host check for a page bound at `bound`.
+fn router(latest: Latest, bound: SocketAddr) -> Router {
+    let state_latest = latest.clone();
     Router::new()
         .route("/", get(|| async { Html(PAGE) }))
-        .route(
-            "/state.json",
-            get(move || async move {
-                ([(header::CONTENT_TYPE, "application/json"), (header::CACHE_CONTROL, "no-store")], {
-                    feed.snapshot().to_string()
-                })
-                    .into_response()
-            }),
-        )
-        .route("/events", get(move || async move { Sse::new(events(feed)) }))
+        .route("/state.json", get(move || async move { state_json(&state_latest) }))
+        .route("/events", get(move || async move { Sse::new(events(latest.clone())) }))
+        .layer(axum::middleware::from_fn_with_state(Arc::new(host::Hosts::new(bound)), host::check))
 }
 
-/// The snapshots as events: one at once, then one within [`POLL`] of each
-/// change and at least every [`HEARTBEAT`].
-fn events(feed: &'static Feed) -> impl futures_util::Stream<Item = Result<Event, Infallible>> {
-    futures_util::stream::unfold(None, move |last: Option<(u64, Instant)>| async move {
-        if let Some((seen, at)) = last {
-            while feed.version() == seen && at.elapsed() < HEARTBEAT {
-                tokio::time::sleep(POLL).await;
-            }
+/// `GET /state.json`: the state with the latest clock.
+fn state_json(latest: &Latest) -> Response {
+    let whole = Arc::clone(&latest.borrow().whole);
+    ([(header::CONTENT_TYPE, "application/json"), (header::CACHE_CONTROL, "no-store")], whole.to_string())
+        .into_response()
+}
+
+/// The publications as events: `state` at once and at each new state, `tick`
+/// (the clock alone) at each heartbeat between two states.
+fn events(latest: Latest) -> impl futures_util::Stream<Item = Result<Event, Infallible>> {
+    futures_util::stream::unfold((latest, None), |(mut latest, sent): (Latest, Option<u64>)| async move {
+        if sent.is_some() && latest.changed().await.is_err() {
+            return None;
         }
-        let version = feed.version();
-        let event = Event::default().data(feed.snapshot().to_string());
-        Some((Ok(event), Some((version, Instant::now()))))
+        let published = Arc::clone(&latest.borrow_and_update());
+        let event = if sent == Some(published.serial) {
+            Event::default().event("tick").data(&*published.tick)
+        } else {
+            Event::default().event("state").data(&*published.state)
+        };
+        Some((Ok(event), (latest, Some(published.serial))))
     })
 }
 

@@ -1,4 +1,4 @@
-//! `--watch [ADDR]`: serves the live page of a run, and keeps it up after the run until Ctrl-C.
+//! `--watch[=ADDR]`: serves the live page of a run, and keeps it up after the run until Ctrl-C.
 
 use std::net::{SocketAddr, ToSocketAddrs as _};
 use std::process::ExitCode;
@@ -15,10 +15,18 @@ use super::show::unless_interrupted;
 #[derive(Args)]
 pub(crate) struct WatchArgs {
     /// Follow the run on a local web page (the best verified board, the score
-    /// over time, nodes per second, the arms): serves ADDR (`HOST:PORT` or a
-    /// port; default 127.0.0.1 on a free port), prints its address on stderr,
-    /// and keeps serving after the run until Ctrl-C. Read-only.
-    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = watch::DEFAULT_ADDRESS, value_parser = address)]
+    /// over time, nodes per second, the arms): `--watch` serves 127.0.0.1 on a
+    /// free port, `--watch=ADDR` serves ADDR (`HOST:PORT` or a port; the `=` is
+    /// needed), prints its address on stderr, and keeps serving after the run
+    /// until Ctrl-C. Read-only; at most 64 connections at once.
+    #[arg(
+        long,
+        value_name = "ADDR",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = watch::DEFAULT_ADDRESS,
+        value_parser = address
+    )]
     watch: Option<SocketAddr>,
 }
 
