@@ -4,10 +4,19 @@
 //! [`board::Board`] a board with numpy views, [`solve::SolveResult`] a solve's
 //! verified answer, [`verify::Verdict`] the checker's report. Every error the
 //! library reports becomes `edgematch.Error` (a `ValueError`) carrying the
-//! command line's message, which names the file and the field.
+//! command line's message, which names the file and the field; a file that
+//! cannot be read or written raises the matching `OSError` subclass instead
+//! ([`library_error`]).
 
+use std::io::ErrorKind;
+use std::path::Path;
+
+use pyo3::exceptions::{
+    PyFileExistsError, PyFileNotFoundError, PyIsADirectoryError, PyNotADirectoryError, PyOSError, PyPermissionError,
+};
 use pyo3::prelude::*;
 
+mod arrays;
 mod board;
 mod instance;
 mod solve;
@@ -23,6 +32,34 @@ pyo3::create_exception!(
 /// The library's error (or any message) as `edgematch.Error`.
 pub(crate) fn error(message: impl std::fmt::Display) -> PyErr {
     Error::new_err(message.to_string())
+}
+
+/// The library's error as Python sees it: a file that could not be read or
+/// written ([`edgematch::Error::Io`]) as the `OSError` subclass of its cause,
+/// anything else as `edgematch.Error`.
+pub(crate) fn library_error(e: edgematch::Error) -> PyErr {
+    match e {
+        edgematch::Error::Io { path, source } => os_error(&path, &source),
+        other => error(other),
+    }
+}
+
+/// `FileNotFoundError`, `PermissionError`, ... (plain `OSError` for other
+/// kinds) with the errno, the system's message and the file name, as
+/// Python's own `open` raises them.
+fn os_error(path: &Path, source: &std::io::Error) -> PyErr {
+    let message = source.to_string();
+    // The system's message without Rust's " (os error N)" suffix.
+    let strerror = message.split(" (os error").next().unwrap_or(&message).to_owned();
+    let args = (source.raw_os_error(), strerror, path.to_string_lossy().into_owned());
+    match source.kind() {
+        ErrorKind::NotFound => PyFileNotFoundError::new_err(args),
+        ErrorKind::PermissionDenied => PyPermissionError::new_err(args),
+        ErrorKind::IsADirectory => PyIsADirectoryError::new_err(args),
+        ErrorKind::NotADirectory => PyNotADirectoryError::new_err(args),
+        ErrorKind::AlreadyExists => PyFileExistsError::new_err(args),
+        _ => PyOSError::new_err(args),
+    }
 }
 
 #[pymodule]
