@@ -1,12 +1,12 @@
-//! `edgematch._edgematch`: the Python module over the edgematch library (load, generate, solve, verify).
+//! `edgematch._edgematch`: the Python module over the edgematch library (load, generate, solve, improve, verify).
 //!
 //! Each class wraps one library value: [`instance::Instance`] a loaded puzzle,
 //! [`board::Board`] a board with numpy views, [`solve::SolveResult`] a solve's
-//! verified answer, [`verify::Verdict`] the checker's report. Every error the
-//! library reports becomes `edgematch.Error` (a `ValueError`) carrying the
-//! command line's message, which names the file and the field; a file that
-//! cannot be read or written raises the matching `OSError` subclass instead
-//! ([`library_error`]).
+//! verified answer, [`improve::Improved`] a repair's, [`verify::Verdict`] the
+//! checker's report. Every error the library reports becomes `edgematch.Error`
+//! (a `ValueError`) carrying the command line's message, which names the file
+//! and the field; a file that cannot be read or written raises the matching
+//! `OSError` subclass instead ([`library_error`]).
 
 use std::io::ErrorKind;
 use std::path::Path;
@@ -18,7 +18,9 @@ use pyo3::prelude::*;
 
 mod arrays;
 mod board;
+mod improve;
 mod instance;
+mod report;
 mod solve;
 mod verify;
 
@@ -70,11 +72,13 @@ fn _edgematch(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<instance::Instance>()?;
     m.add_class::<board::Board>()?;
     m.add_class::<solve::SolveResult>()?;
+    m.add_class::<improve::Improved>()?;
     m.add_class::<verify::Verdict>()?;
     m.add_function(wrap_pyfunction!(instance::load, m)?)?;
     m.add_function(wrap_pyfunction!(instance::generate, m)?)?;
     m.add_function(wrap_pyfunction!(board::load_board, m)?)?;
     m.add_function(wrap_pyfunction!(solve::solve, m)?)?;
+    m.add_function(wrap_pyfunction!(improve::improve, m)?)?;
     m.add_function(wrap_pyfunction!(verify::verify, m)?)?;
     Ok(())
 }
