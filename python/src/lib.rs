@@ -36,12 +36,13 @@ pub(crate) fn error(message: impl std::fmt::Display) -> PyErr {
     Error::new_err(message.to_string())
 }
 
-/// The library's error as Python sees it: a file that could not be read or
-/// written ([`edgematch::Error::Io`]) as the `OSError` subclass of its cause,
-/// anything else as `edgematch.Error`.
+/// The library's error as Python sees it: a file the system could not read
+/// or write ([`edgematch::Error::Io`] with an errno) as the `OSError` subclass
+/// of its cause, anything else as `edgematch.Error` (so is an `Io` without an
+/// errno: content read but not valid UTF-8 is malformed content).
 pub(crate) fn library_error(e: edgematch::Error) -> PyErr {
     match e {
-        edgematch::Error::Io { path, source } => os_error(&path, &source),
+        edgematch::Error::Io { path, source } if source.raw_os_error().is_some() => os_error(&path, &source),
         other => error(other),
     }
 }

@@ -12,7 +12,7 @@ import edgematch
 def test_os_errors_raise_the_matching_oserror(models, tmp_path):
     """Catches: a missing or unreadable file raising edgematch.Error (or a bare OSError)
     instead of FileNotFoundError / PermissionError with errno and filename, and malformed
-    content no longer raising edgematch.Error."""
+    content (bad JSON, bytes that are not UTF-8) no longer raising edgematch.Error."""
     missing = tmp_path / "missing.json"
     with pytest.raises(FileNotFoundError) as info:
         edgematch.load(missing)
@@ -42,6 +42,11 @@ def test_os_errors_raise_the_matching_oserror(models, tmp_path):
     bad.write_text("{ not json")
     with pytest.raises(edgematch.Error, match="bad.json"):
         edgematch.load(bad)
+    # Read without an OS error but not UTF-8: malformed content, not an OSError.
+    binary = tmp_path / "binary.txt"
+    binary.write_bytes(b"\xff\xfe\x00" * 10)
+    with pytest.raises(edgematch.Error, match="binary.txt"):
+        edgematch.load(binary)
 
 
 def test_instance_from_arrays_round_trips_and_names_bad_rows():
