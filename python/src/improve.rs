@@ -93,14 +93,16 @@ pub(crate) fn improve(
     let board = full_board(&loaded, board)?;
     let limits = limits(&loaded, time_limit, target, seed, workers)?;
     let stop = Stop::new();
-    let reporter = on_best.map(|callback| Arc::new(Reporter::new(callback, Arc::clone(&loaded), stop.clone())));
+    let reporter = Reporter::of(py, on_best, &loaded, &stop)?;
     let run = {
         let (loaded, stop, reporter) = (Arc::clone(&loaded), stop.clone(), reporter.clone());
         move || repair(&loaded, &board, &limits, target, &stop, reporter.as_deref())
     };
     let answer = py.detach(|| {
         let answer = wait(run, &stop);
-        reporter.as_deref().map(Reporter::close);
+        if let Some(reporter) = reporter.as_deref() {
+            reporter.close();
+        }
         answer
     })?;
     if let Some(failure) = reporter.as_deref().and_then(Reporter::take_failure) {

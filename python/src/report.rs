@@ -9,6 +9,7 @@ use edgematch::stop::Stop;
 use pyo3::prelude::*;
 
 use crate::board::Board;
+use crate::error;
 
 /// Calls a Python callable with `(board, score, seconds)` for each new best
 /// board a solver reports. The score is the checker's count; a board the
@@ -37,8 +38,24 @@ struct State {
 
 impl Reporter {
     /// A reporter calling `callback` with boards of `loaded`, raising `stop` if the callback raises.
-    pub(crate) fn new(callback: Py<PyAny>, loaded: Arc<Loaded>, stop: Stop) -> Reporter {
+    fn new(callback: Py<PyAny>, loaded: Arc<Loaded>, stop: Stop) -> Reporter {
         Reporter { callback, loaded, stop, state: Mutex::new(State::default()) }
+    }
+
+    /// The reporter of an `on_best` argument: None without one; a value that
+    /// is not callable is refused before the run starts.
+    pub(crate) fn of(
+        py: Python<'_>,
+        on_best: Option<Py<PyAny>>,
+        loaded: &Arc<Loaded>,
+        stop: &Stop,
+    ) -> PyResult<Option<Arc<Reporter>>> {
+        let Some(callback) = on_best else { return Ok(None) };
+        if !callback.bind(py).is_callable() {
+            let kind = callback.bind(py).get_type().name()?;
+            return Err(error(format!("on_best: expected a callable (board, score, seconds), got {kind}")));
+        }
+        Ok(Some(Arc::new(Reporter::new(callback, Arc::clone(loaded), stop.clone()))))
     }
 
     fn state(&self) -> MutexGuard<'_, State> {

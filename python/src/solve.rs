@@ -115,14 +115,16 @@ pub(crate) fn solve(
     let options = score_options(objective, &loaded, target, on_best.is_some())?;
     let limits = limits(kind, time_limit, seed, threads)?;
     let stop = Stop::new();
-    let reporter = on_best.map(|callback| Arc::new(Reporter::new(callback, Arc::clone(&loaded), stop.clone())));
+    let reporter = Reporter::of(py, on_best, &loaded, &stop)?;
     let run = {
         let (loaded, stop, reporter) = (Arc::clone(&loaded), stop.clone(), reporter.clone());
         move || run(&Solver::new(kind), &options, &loaded, &limits, &stop, reporter.as_deref())
     };
     let answer = py.detach(|| {
         let answer = wait(run, &stop);
-        reporter.as_deref().map(Reporter::close);
+        if let Some(reporter) = reporter.as_deref() {
+            reporter.close();
+        }
         answer
     })?;
     if let Some(failure) = reporter.as_deref().and_then(Reporter::take_failure) {

@@ -161,6 +161,8 @@ def test_target_stops_the_score_search_once_reached():
         edgematch.solve(instance, target=10)
     with pytest.raises(edgematch.Error, match="on_best"):
         edgematch.solve(instance, on_best=print)
+    with pytest.raises(edgematch.Error, match="on_best: expected a callable"):
+        edgematch.solve(instance, objective="score", on_best=42)
 
 
 def swapped(instance, solution):
