@@ -1,10 +1,12 @@
 """Type stubs of the native module `edgematch._edgematch` (re-exported by `edgematch`)."""
 
 from os import PathLike
-from typing import Literal, Optional, Union
+from typing import Callable, Literal, Optional, Union
 
 import numpy as np
 import numpy.typing as npt
+
+from ._status import Status
 
 __version__: str
 ORTOOLS_VERSION: str
@@ -12,13 +14,27 @@ ORTOOLS_VERSION: str
 StrPath = Union[str, PathLike[str]]
 SolverName = Literal["auto", "search", "sat", "cpsat", "dfs", "mip"]
 ObjectiveName = Literal["full", "score"]
-StatusName = Literal["solved", "infeasible", "unknown", "interrupted"]
+OnBest = Callable[["Board", int, float], object]
+"""`on_best(board, score, seconds)`: a new best board (checked), its checker's score, seconds since the start."""
 
 class Error(ValueError):
     """A file, an argument or an answer edgematch refuses; the message names the file and the field."""
 
 class Instance:
     """A puzzle: the board size, the pieces and the clue cells."""
+
+    @staticmethod
+    def from_arrays(
+        pieces: npt.ArrayLike,
+        width: int,
+        height: int,
+        clues: Optional[npt.ArrayLike] = None,
+        name: str = "arrays",
+    ) -> Instance:
+        """An instance from integer arrays: `pieces` (width*height, 4) of N, E, S, W colours
+        (0 = grey, at most 255), `clues` (k, 4) of (row, column, piece, rotation), piece
+        0-based, as the `pieces` and `clues` properties return them. A bad value raises
+        `Error` naming the argument and its row."""
 
     @property
     def name(self) -> str: ...
@@ -74,7 +90,8 @@ class Result:
     """What `solve` returns; `board` has passed the checker."""
 
     @property
-    def status(self) -> StatusName: ...
+    def status(self) -> Status:
+        """A `str` enum: equal to "solved", "infeasible", "unknown" or "interrupted"."""
     @property
     def board(self) -> Optional[Board]: ...
     @property
@@ -87,6 +104,26 @@ class Result:
     def solver(self) -> SolverName: ...
     @property
     def stats(self) -> dict[str, object]: ...
+
+class Improved:
+    """What `improve` returns; `board` has passed the checker."""
+
+    @property
+    def status(self) -> Status:
+        """`Status.SOLVED` for a full solution, `Status.UNKNOWN` otherwise."""
+    @property
+    def board(self) -> Board:
+        """The best board (the one given if no region could be bettered)."""
+    @property
+    def score(self) -> int:
+        """Its matched inner joins, as the checker counted them."""
+    @property
+    def max_score(self) -> int: ...
+    @property
+    def seconds(self) -> float: ...
+    @property
+    def stats(self) -> dict[str, int]:
+        """`rounds`, `improvements`, `proved` (regions proved optimal), `from` and `to` (scores)."""
 
 class Verdict:
     """The checker's verdict; truthy when the board is a full solution."""
@@ -111,7 +148,10 @@ class Verdict:
     def __bool__(self) -> bool: ...
 
 def load(path: StrPath, columns: Optional[str] = None, clues: Optional[StrPath] = None) -> Instance:
-    """Instance JSON, a piece list, or an e2.bucas.name link (a file or the link itself)."""
+    """Instance JSON, a piece list, or an e2.bucas.name link (a file or the link itself).
+
+    A file that cannot be read raises the matching OSError (FileNotFoundError,
+    PermissionError, ...); malformed content raises `Error`."""
 
 def generate(
     size: Optional[int] = None,
@@ -134,8 +174,29 @@ def solve(
     objective: ObjectiveName = "full",
     seed: int = 1,
     threads: Optional[int] = None,
+    target: Optional[int] = None,
+    on_best: Optional[OnBest] = None,
 ) -> Result:
-    """Solves with the GIL released; Ctrl-C raises KeyboardInterrupt."""
+    """Solves with the GIL released; Ctrl-C raises KeyboardInterrupt.
+
+    For `objective="score"` only: `target` stops the run once a board scores at least
+    that; `on_best(board, score, seconds)` is called with each new best board once the
+    checker passed it, scores strictly increasing, from the solving thread (the GIL
+    taken for the call only). If `on_best` raises, the run stops and `solve` re-raises.
+    """
+
+def improve(
+    instance: Instance,
+    board: Union[Board, StrPath],
+    time_limit: Optional[float] = None,
+    target: Optional[int] = None,
+    on_best: Optional[OnBest] = None,
+    seed: int = 1,
+    workers: Optional[int] = None,
+) -> Improved:
+    """CP-SAT's exact repair of a full board, one region at a time, until `time_limit`,
+    a full solution or `target`; each better board (checked) goes to `on_best` as in
+    `solve`. The GIL is released; Ctrl-C raises KeyboardInterrupt."""
 
 def verify(instance: Instance, board: Union[Board, StrPath]) -> Verdict:
     """The checker's verdict on `board` as a solution of `instance`."""

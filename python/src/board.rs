@@ -10,8 +10,9 @@ use edgematch::puzzle::{Board as CoreBoard, Grid, Placement, Rotation};
 use edgematch::render;
 use pyo3::prelude::*;
 
-use crate::error;
+use crate::arrays::{int_table, int32_table};
 use crate::instance::Instance;
+use crate::{error, library_error};
 
 /// A board: one optional (piece, rotation) per cell. `pieces` and `rotations`
 /// are numpy arrays of shape (height, width): the piece as a 0-based row of
@@ -31,31 +32,11 @@ impl Board {
         })
     }
 
-    /// One value per cell, row by row, as a numpy array of shape (height, width).
-    fn grid_array<'py>(&self, py: Python<'py>, value: impl Fn(&Placement) -> i64) -> PyResult<Bound<'py, PyAny>> {
-        let rows: Vec<Vec<i64>> = self
-            .board
-            .cells
-            .chunks(self.board.grid.width)
-            .map(|row| row.iter().map(|c| c.as_ref().map_or(-1, &value)).collect())
-            .collect();
-        py.import("numpy")?.call_method1("array", (rows, "int32"))
+    /// One value per cell, row by row, as a numpy int32 array of shape (height, width).
+    fn grid_array<'py>(&self, py: Python<'py>, value: impl Fn(&Placement) -> i32) -> PyResult<Bound<'py, PyAny>> {
+        let values = self.board.cells.iter().map(|c| c.as_ref().map_or(-1, &value)).collect();
+        int32_table(py, self.board.grid.height, self.board.grid.width, values)
     }
-}
-
-/// Reads an array-like of shape (height, width) as integers, row by row.
-fn rows_of(py: Python<'_>, name: &str, array: &Bound<'_, PyAny>) -> PyResult<Vec<Vec<i64>>> {
-    let numpy = py.import("numpy")?;
-    let array = numpy.call_method1("asarray", (array,))?;
-    let ndim: usize = array.getattr("ndim")?.extract()?;
-    if ndim != 2 {
-        return Err(error(format!("{name}: expected a 2-D array (height, width), got {ndim} dimension(s)")));
-    }
-    array
-        .call_method1("astype", ("int64",))
-        .and_then(|a| a.call_method0("tolist"))
-        .and_then(|l| l.extract())
-        .map_err(|e| error(format!("{name}: expected integers: {e}")))
 }
 
 #[pymethods]
@@ -70,15 +51,19 @@ impl Board {
         rotations: &Bound<'_, PyAny>,
         instance: Option<&Instance>,
     ) -> PyResult<Board> {
-        let pieces = rows_of(py, "pieces", pieces)?;
-        let rotations = rows_of(py, "rotations", rotations)?;
-        let (height, width) = (pieces.len(), pieces.first().map_or(0, Vec::len));
+        let pieces = int_table(py, "pieces", pieces, None)?;
+        let rotations = int_table(py, "rotations", rotations, None)?;
+        let (height, width) = pieces.dim();
         let grid = Grid::new(width, height).map_err(|e| error(format!("pieces: {e}")))?;
-        if rotations.len() != height || rotations.iter().chain(&pieces).any(|r| r.len() != width) {
-            return Err(error(format!("pieces and rotations: expected two rectangular {width}x{height} arrays")));
+        if rotations.dim() != pieces.dim() {
+            return Err(error(format!(
+                "pieces and rotations: shapes {:?} and {:?} differ",
+                pieces.shape(),
+                rotations.shape()
+            )));
         }
         let mut board = CoreBoard::empty(grid);
-        for (cell, (&piece, &turns)) in pieces.iter().flatten().zip(rotations.iter().flatten()).enumerate() {
+        for (cell, (&piece, &turns)) in pieces.iter().zip(rotations.iter()).enumerate() {
             let (r, c) = grid.row_col(cell);
             board.cells[cell] = match (piece, turns) {
                 (-1, -1) => None,
@@ -101,13 +86,13 @@ impl Board {
     /// 0-based pieces, shape (height, width), -1 for an empty cell.
     #[getter]
     fn pieces<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.grid_array(py, |p| p.piece as i64)
+        self.grid_array(py, |p| p.piece as i32)
     }
 
     /// Clockwise quarter turns, shape (height, width), -1 for an empty cell.
     #[getter]
     fn rotations<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        self.grid_array(py, |p| i64::from(p.rotation.turns()))
+        self.grid_array(py, |p| i32::from(p.rotation.turns()))
     }
 
     /// Columns of the board.
@@ -157,7 +142,7 @@ impl Board {
             Some("url" | "txt") => self.to_bucas(None)? + "\n",
             _ => board_json::to_string(&self.board),
         };
-        write_atomic(&path, text.as_bytes()).map_err(error)
+        write_atomic(&path, text.as_bytes()).map_err(library_error)
     }
 
     /// The picture `edgematch render` draws (Jupyter shows it).
@@ -187,6 +172,6 @@ impl Board {
 /// the instance lacks is read (`verify` reports them).
 #[pyfunction]
 pub(crate) fn load_board(path: PathBuf, instance: &Instance) -> PyResult<Board> {
-    let loaded = load::board(&path, instance.inner()).map_err(error)?;
+    let loaded = load::board(&path, instance.inner()).map_err(library_error)?;
     Ok(Board { board: loaded.board, instance: Some(Arc::clone(&instance.loaded)) })
 }

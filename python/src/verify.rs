@@ -8,8 +8,8 @@ use edgematch::verdict;
 use pyo3::prelude::*;
 
 use crate::board::Board;
-use crate::error;
 use crate::instance::Instance;
+use crate::library_error;
 
 /// The checker's verdict: `valid` is True for a full board that keeps every
 /// rule (each piece once, the clues, grey all round the rim, every inner join
@@ -76,7 +76,7 @@ pub(crate) enum BoardArg<'py> {
 pub(crate) fn verify(instance: &Instance, board: BoardArg<'_>) -> PyResult<Verdict> {
     let (board, source) = match board {
         BoardArg::Board(b) => (b.get().board.clone(), "board".to_owned()),
-        BoardArg::Path(p) => (load::board(&p, instance.inner()).map_err(error)?.board, p.display().to_string()),
+        BoardArg::Path(p) => (load::board(&p, instance.inner()).map_err(library_error)?.board, p.display().to_string()),
     };
     let loaded = Arc::clone(&instance.loaded);
     let v = verdict::Verdict::new(&loaded.instance, &loaded.clue_names, &board, loaded.name.clone(), source);

@@ -114,7 +114,7 @@ def test_a_board_naming_a_piece_the_instance_lacks_is_reported(models):
 
 def test_bad_input_raises_edgematch_error_naming_it(models, tmp_path):
     assert issubclass(edgematch.Error, ValueError)
-    with pytest.raises(edgematch.Error, match="missing.json"):
+    with pytest.raises(FileNotFoundError, match="missing.json"):
         edgematch.load(tmp_path / "missing.json")
     hostile = tmp_path / "hostile.json"
     hostile.write_text('{"format": "edgematch-instance/1", "width": 3, "height": 3, "pieces": [[0, 0, 1e999, 0]]')
