@@ -76,7 +76,7 @@ fn bad_score_flags_are_refused_with_exit_2_naming_them() {
         (&["--objective", "score", "--breaks", "60:4,70:2"], "decrease"),
         (&["--objective", "score", "--breaks", "60:1,99:181"], "exceed"),
         (&["--objective", "score", "--solver", "dfs"], "--solver dfs has no score mode"),
-        (&["--target", "170"], "--target is an option of --objective score"),
+        (&["--target", "170"], "--target is not used by --objective full"),
     ];
     for (flags, words) in cases {
         let mut args = vec!["solve", instance.as_str(), "--time-limit", "5"];

@@ -37,6 +37,7 @@ enum Command {
     /// Generate a planted instance (and its solution beside it).
     Generate(generate::GenerateArgs),
     /// Solve an instance and verify the board.
+    #[command(after_long_help = solve::flags_help())]
     Solve(Box<solve::SolveArgs>),
     /// Check a board against an instance.
     Verify(verify::VerifyArgs),

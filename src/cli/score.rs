@@ -79,6 +79,8 @@ impl ScoreArgs {
             ("--quota", self.quota.is_some()),
             ("--completion", self.completion.is_some()),
             ("--trace", self.trace.is_some()),
+            // Before --checkpoint, which it needs: a refusal names the flag the user added last.
+            ("--checkpoint-every", self.checkpoint_every.is_some()),
             ("--checkpoint", self.checkpoint.is_some()),
         ])
     }

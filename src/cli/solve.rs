@@ -9,6 +9,7 @@ use edgematch::cpsat::model::Formulation;
 use edgematch::formats::{board_json, bucas};
 use edgematch::output::write_atomic;
 use edgematch::puzzle::{Board, Instance};
+use edgematch::score as score_walk;
 use edgematch::solver::{self, Limits, Objective, Solver, SolverKind, Status};
 use edgematch::{cpsat, dfs, interrupt, mip, portfolio, render, sat, search};
 use prost::Message as _;
@@ -225,20 +226,7 @@ impl SolveArgs {
     /// The solver and limits the flags ask for; a flag that belongs to
     /// another solver is refused rather than ignored.
     fn solver(&self) -> Result<(Solver, Limits)> {
-        let owners = [
-            (SolverKind::Cpsat, self.cpsat.given()),
-            (SolverKind::Dfs, self.dfs.given()),
-            (SolverKind::Search, self.search.given()),
-            (SolverKind::Sat, self.sat.given()),
-        ];
-        for (owner, given) in owners {
-            if let Some(flag) = given.first().filter(|_| owner != self.solver) {
-                bail!("{flag} is an option of --solver {owner}, not of --solver {}", self.solver);
-            }
-        }
-        if let Some(flag) = self.score.given().first().filter(|_| self.objective != Objective::Score) {
-            bail!("{flag} is an option of --objective score");
-        }
+        self.refuse_unused()?;
         let threads = self.threads()?;
         let limits = Limits { time_limit: self.time_limit, node_limit: self.dfs.node_limit, seed: self.seed, threads };
         let solver = match self.solver {
@@ -270,7 +258,115 @@ impl SolveArgs {
     }
 }
 
+/// Flags that only some objectives and solvers take: (flag, objectives, solvers).
+/// Every other flag of `solve` (the instance's reading, --time-limit, --seed,
+/// --out, --svg, --watch) is taken by all. `solve --help` lists this table.
+const TAKEN_BY: &[(&str, &[Objective], &[SolverKind])] = {
+    use Objective::{Full, Score};
+    use SolverKind::{Auto, Cpsat, Dfs, Mip, Sat, Search};
+    &[
+        ("--log", &[Full], &[Cpsat, Mip]),
+        ("--threads", &[Full, Score], &[Auto, Search, Cpsat]),
+        ("--cubes", &[Full], &[Auto, Search, Cpsat, Dfs, Mip, Sat]),
+        ("--workers", &[Full, Score], &[Cpsat]),
+        ("--model", &[Full], &[Cpsat]),
+        ("--strategy", &[Full], &[Cpsat]),
+        ("--hint-seconds", &[Full], &[Cpsat]),
+        ("--cpsat-param", &[Full], &[Cpsat]),
+        ("--dump-model", &[Full], &[Cpsat]),
+        ("--restart-nodes", &[Full], &[Dfs]),
+        ("--node-limit", &[Full], &[Dfs]),
+        ("--flux-prune", &[Full], &[Dfs]),
+        ("--complete", &[Full], &[Dfs]),
+        ("--count", &[Full], &[Dfs]),
+        ("--order", &[Full], &[Search]),
+        ("--explain", &[Full], &[Search]),
+        ("--parallel", &[Full], &[Search]),
+        ("--strip-test", &[Full], &[Search]),
+        ("--sat-config", &[Full], &[Sat]),
+        ("--am1", &[Full], &[Sat]),
+        ("--no-support", &[Full], &[Sat]),
+        ("--target", &[Score], &[Auto, Search]),
+        ("--breaks", &[Score], &[Auto, Search]),
+        ("--attempt-nodes", &[Score], &[Auto, Search]),
+        ("--fill-order", &[Score], &[Auto, Search]),
+        ("--no-tileable", &[Score], &[Auto, Search]),
+        ("--walk", &[Score], &[Auto, Search]),
+        ("--quota", &[Score], &[Auto, Search]),
+        ("--completion", &[Score], &[Auto, Search]),
+        ("--trace", &[Score], &[Auto, Search, Cpsat, Mip]),
+        ("--checkpoint", &[Score], &[Auto, Search, Cpsat, Mip]),
+        ("--checkpoint-every", &[Score], &[Auto, Search, Cpsat, Mip]),
+    ]
+};
+
+/// Flags that only one walk of the score search takes.
+const WALK_ONLY: &[(&str, score_walk::Walk)] = &[
+    ("--no-tileable", score_walk::Walk::Budget),
+    ("--quota", score_walk::Walk::Scan),
+    ("--completion", score_walk::Walk::Scan),
+];
+
+/// The table of [`TAKEN_BY`] for `solve --help`: which flags each objective and solver take.
+pub(crate) fn flags_help() -> String {
+    let mut text = String::from("Flags taken only by some objectives and solvers (any other is refused, exit 2):\n");
+    for (flag, objectives, solvers) in TAKEN_BY {
+        let objectives: Vec<&str> = objectives.iter().map(|&o| objective_name(o)).collect();
+        let solvers: Vec<String> = solvers.iter().map(ToString::to_string).collect();
+        text += &format!("  {flag:<20} --objective {:<11} --solver {}\n", objectives.join(","), solvers.join(","));
+    }
+    text + "  (--no-tileable: --walk budget only; --quota, --completion: --walk scan only)"
+}
+
+/// Whether `flag` is used by `objective` with `solver` (by [`TAKEN_BY`]; a flag not listed is used by all).
+pub(crate) fn taken(flag: &str, objective: Objective, solver: SolverKind) -> bool {
+    TAKEN_BY
+        .iter()
+        .find(|(name, _, _)| *name == flag)
+        .is_none_or(|(_, o, k)| o.contains(&objective) && k.contains(&solver))
+}
+
 impl SolveArgs {
+    /// Every flag given, by name, that [`TAKEN_BY`] lists.
+    fn given(&self) -> Vec<&'static str> {
+        let mut given = given_flags(&[
+            ("--log", self.log),
+            ("--threads", self.threads.is_some()),
+            ("--cubes", self.cubes.is_some()),
+        ]);
+        given.extend(self.cpsat.given());
+        given.extend(self.dfs.given());
+        given.extend(self.search.given());
+        given.extend(self.sat.given());
+        given.extend(self.score.given());
+        given
+    }
+
+    /// Refuses, naming it, a flag that the objective and solver would not use
+    /// (rather than run as if it were not given).
+    fn refuse_unused(&self) -> Result<()> {
+        let (objective, solver) = (self.objective, self.solver);
+        for flag in self.given() {
+            if !taken(flag, objective, solver) {
+                let (_, objectives, solvers) = TAKEN_BY.iter().find(|(name, _, _)| *name == flag).expect("listed");
+                let names = |list: Vec<String>| list.join(", ");
+                bail!(
+                    "{flag} is not used by --objective {} --solver {solver}: it is taken by --objective {} with --solver {}",
+                    objective_name(objective),
+                    names(objectives.iter().map(|&o| objective_name(o).to_owned()).collect()),
+                    names(solvers.iter().map(ToString::to_string).collect())
+                );
+            }
+        }
+        let walk = self.score.walk();
+        for &(flag, only) in WALK_ONLY {
+            if self.given().contains(&flag) && walk != only {
+                bail!("{flag} is an option of --walk {}, not of --walk {}", walk_name(only), walk_name(walk));
+            }
+        }
+        Ok(())
+    }
+
     /// The threads to run: the count given (--threads, or CP-SAT's --workers),
     /// else the solver's own rule on every core. Refuses --threads for a
     /// solver that runs one thread, and two counts for CP-SAT.
@@ -284,6 +380,20 @@ impl SolveArgs {
         }
         let given = self.threads.or(self.cpsat.workers);
         Ok(given.unwrap_or_else(|| self.solver.threads(cores())))
+    }
+}
+
+fn objective_name(objective: Objective) -> &'static str {
+    match objective {
+        Objective::Full => "full",
+        Objective::Score => "score",
+    }
+}
+
+fn walk_name(walk: score_walk::Walk) -> &'static str {
+    match walk {
+        score_walk::Walk::Scan => "scan",
+        score_walk::Walk::Budget => "budget",
     }
 }
 

@@ -24,10 +24,10 @@ const CELLS_PER_BREAK: usize = 4;
 
 /// The automatic schedule for `free` cells when the exact walk reached `deepest`:
 /// breaks unlock a little above that depth (at 95% of it, and never later than
-/// [`schedule::DEFAULT_UNLOCK`]), and one more is allowed every
+/// `latest`, the ramp's own unlock), and one more is allowed every
 /// [`CELLS_PER_BREAK`] cells after.
-fn derived(free: usize, deepest: usize) -> (Schedule, usize) {
-    let unlock = (deepest as f64 * 0.95 / free.max(1) as f64).min(schedule::DEFAULT_UNLOCK);
+fn derived(free: usize, deepest: usize, latest: f64) -> (Schedule, usize) {
+    let unlock = (deepest as f64 * 0.95 / free.max(1) as f64).min(latest);
     let start = (unlock * free as f64).floor() as usize;
     let budget = (free - start).div_ceil(CELLS_PER_BREAK).max(1);
     (Schedule::Ramp { unlock, budget: None }, budget)
@@ -181,7 +181,12 @@ pub(crate) fn solve(
                     false,
                     Some(Instant::now() + Duration::from_secs_f64(seconds)),
                 );
-                let (schedule, budget) = derived(plan.free(), deepest.load(Ordering::Relaxed));
+                // `ramp:U` caps the unlock at U; the band's default ramp at the default.
+                let latest = match options.schedule {
+                    Schedule::Ramp { unlock, .. } => unlock,
+                    _ => schedule::DEFAULT_UNLOCK,
+                };
+                let (schedule, budget) = derived(plan.free(), deepest.load(Ordering::Relaxed), latest);
                 phase(&schedule, budget, true, None);
             }
             (schedule, budget) => phase(schedule, budget.unwrap_or(joins).min(joins), false, None),
@@ -204,4 +209,23 @@ pub(crate) fn solve(
         _ => Status::Unknown,
     };
     finish(status, best.map(|b| b.board), stats)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `ramp:U` caps the derived unlock at U: with the exact walk reaching 90%
+    /// of 100 cells, `ramp:0.3` unlocks at 0.3 and the default ramp at its
+    /// default. Catches the derived ramp ignoring the U the user gave.
+    #[test]
+    fn the_derived_ramp_unlocks_no_later_than_the_ramp_given() {
+        let unlock_of = |(schedule, _): (Schedule, usize)| match schedule {
+            Schedule::Ramp { unlock, .. } => unlock,
+            other => panic!("a ramp, not {other:?}"),
+        };
+        assert_eq!(unlock_of(derived(100, 90, 0.3)), 0.3);
+        assert_eq!(unlock_of(derived(100, 90, schedule::DEFAULT_UNLOCK)), schedule::DEFAULT_UNLOCK);
+        assert!((unlock_of(derived(100, 40, 0.78)) - 0.38).abs() < 1e-9, "below the cap: 95% of the exact depth");
+    }
 }
