@@ -148,19 +148,50 @@ fn scattered(instance: &Instance, board: &Board, count: usize, rng: &mut Rng) ->
     cells
 }
 
+/// A full board from the partial `board`: CP-SAT maximizing the matched joins
+/// with every placed cell kept as it is (taken as clues) and the unused pieces
+/// in the empty cells, within `limits`. Checked before it is returned.
+///
+/// # Errors
+/// The placed cells leave no full board (the unused pieces cannot fill the
+/// rim), CP-SAT's failure, or no full board within the limits.
+pub fn finish(instance: &Instance, board: &Board, limits: &Limits, stop: &Stop) -> Result<Board, Error> {
+    let mut fixed = instance.clone();
+    fixed.clues = (0..board.cells.len())
+        .filter_map(|cell| board.cells[cell].map(|placement| crate::puzzle::Clue { cell, placement }))
+        .collect();
+    let found = crate::cpsat::maximize(&fixed, limits, stop)?;
+    let full = found.board.filter(|b| b.placed() == instance.grid.cells()).ok_or_else(|| {
+        Error::Options(format!(
+            "CP-SAT found no full board around the {} placed cells within the time limit",
+            board.placed()
+        ))
+    })?;
+    let report = check(instance, &full);
+    if !report.only_joins_mismatch() {
+        return Err(Error::Rejected(format!("the finished board failed the checker: {report}")));
+    }
+    Ok(full)
+}
+
 fn shuffle(items: &mut [usize], rng: &mut Rng) {
     for i in (1..items.len()).rev() {
         items.swap(i, rng.below(i + 1));
     }
 }
 
-/// Improves the full `board` region by region until `limits.time_limit`, the
-/// stop, a full solution, or `target` matched joins. Each better board, once
-/// the checker accepted it, goes to `on_better` with its score and seconds.
-/// Returns the best board and what the loop did.
+/// Share of the time limit that finishing a partial board may take before the repair rounds.
+pub const FINISH_SHARE: f64 = 0.5;
+
+/// Improves `board` region by region until `limits.time_limit`, the stop, a
+/// full solution, or `target` matched joins. A partial board (empty cells,
+/// say another solver's unfinished board) is first finished ([`finish`], in
+/// at most [`FINISH_SHARE`] of the time). Each better board, once the checker
+/// accepted it, goes to `on_better` with its score and seconds. Returns the
+/// best board and what the loop did.
 ///
 /// # Errors
-/// A board that is not full or breaks a hard rule, or CP-SAT's failure.
+/// A board that breaks a hard rule, a partial board that cannot be finished, or CP-SAT's failure.
 pub fn improve(
     instance: &Instance,
     board: &Board,
@@ -170,22 +201,25 @@ pub fn improve(
     on_better: &mut dyn FnMut(&Board, usize, f64),
 ) -> Result<(Board, Stats), Error> {
     let start = Instant::now();
-    if board.placed() != instance.grid.cells() {
-        return Err(Error::Options(format!(
-            "the board places {} of {} cells: repair needs a full board",
-            board.placed(),
-            instance.grid.cells()
-        )));
-    }
     let report = check(instance, board);
     if !report.only_joins_mismatch() {
         return Err(Error::Options(format!("the board breaks more than joins: {report}")));
     }
+    let from = report.score;
+    let board = if board.placed() == instance.grid.cells() {
+        board.clone()
+    } else {
+        let share = Limits { time_limit: limits.time_limit.map(|t| t * FINISH_SHARE), ..*limits };
+        let full = finish(instance, board, &share, stop)?;
+        on_better(&full, full.score(instance), start.elapsed().as_secs_f64());
+        full
+    };
+    let report = check(instance, &board);
     let joins = instance.grid.max_score();
     let target = target.unwrap_or(joins).min(joins);
     let mut best = board.clone();
     let mut score = report.score;
-    let mut stats = Stats { from: score, to: score, ..Stats::default() };
+    let mut stats = Stats { from, to: score, ..Stats::default() };
     let mut rng = Rng::new(limits.seed);
     let mut side = MIN_SIDE + 1;
     let shapes = [Shape::Window, Shape::Scattered, Shape::Window, Shape::Band, Shape::Scattered, Shape::Rectangle];

@@ -489,9 +489,9 @@ fn score_then_repair(
     let first = Limits { time_limit: Some(total * SEARCH_SHARE), ..*limits };
     let mut outcome = score_search(instance, options, &first, stop, &walk_best);
     if outcome.board.is_none() && !stop.is_raised() {
-        // No board to repair yet: the search keeps the rest of the time.
-        let rest = Limits { time_limit: Some(total - start.elapsed().as_secs_f64()), ..*limits };
-        outcome = score_search(instance, options, &rest, stop, &later(&walk_best, start.elapsed().as_secs_f64()));
+        // No full board from the walk, which never breaks a frame join (some
+        // clue sets force one): CP-SAT completes the board in the rest of the time.
+        complete(instance, (limits, start), stop, &injected("cpsat", on_best), &mut outcome);
     }
     let target = options.target.unwrap_or(instance.grid.max_score());
     let reached = outcome.board.as_ref().is_some_and(|b| b.score(instance) >= target);
@@ -502,6 +502,35 @@ fn score_then_repair(
     }
     outcome.seconds = start.elapsed().as_secs_f64();
     Ok(outcome)
+}
+
+/// CP-SAT maximizing the matched joins of the whole board (clues kept) for
+/// the rest of a run within `limits` begun at `start`, when the walk left no
+/// full board: its board goes to `on_best` and into the outcome; its failure
+/// is kept in the counters.
+fn complete(
+    instance: &Instance,
+    (limits, start): (&Limits, Instant),
+    stop: &Stop,
+    on_best: &(dyn Fn(&score::Best) + Sync),
+    outcome: &mut Outcome,
+) {
+    let offset = start.elapsed().as_secs_f64();
+    let rest = Limits { time_limit: limits.time_limit.map(|t| (t - offset).max(0.01)), ..*limits };
+    let Stats::Score(stats) = &mut outcome.stats else { unreachable!("the score search returns score stats") };
+    match cpsat::maximize(instance, &rest, stop) {
+        Ok(found) => {
+            if let Some(board) = found.board.filter(|b| b.placed() == b.cells.len()) {
+                let score = board.score(instance);
+                stats.best_breaks = Some(instance.grid.max_score() - score);
+                stats.best_seconds = Some(offset + found.seconds);
+                on_best(&score::Best { board: board.clone(), score, seconds: offset + found.seconds });
+                outcome.status = found.status;
+                outcome.board = Some(board);
+            }
+        }
+        Err(error) => stats.repair_failed = Some(error.to_string()),
+    }
 }
 
 /// CP-SAT's repair of `board`, started `offset` seconds into the run,

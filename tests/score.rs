@@ -344,3 +344,147 @@ fn bench_score_verifies_every_run_resumes_and_writes_its_table_and_chart() {
     assert!(text(&again).contains("3 already done, 0 to run"), "{}", text(&again));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `instance` with `board`'s pieces fixed as clues in every cell but `free`, written beside it as JSON.
+fn clued(
+    instance: &edgematch::puzzle::Instance,
+    board: &edgematch::puzzle::Board,
+    free: &[usize],
+    out: &std::path::Path,
+) {
+    use edgematch::formats::instance_json::{self, InstanceFile};
+    use edgematch::puzzle::Clue;
+    let mut instance = instance.clone();
+    instance.clues = (0..board.cells.len())
+        .filter(|c| !free.contains(c))
+        .map(|cell| Clue { cell, placement: board.cells[cell].unwrap() })
+        .collect();
+    let file = InstanceFile { instance, name: Some("clued".to_owned()), colours: None };
+    std::fs::write(out, instance_json::to_string(&file)).unwrap();
+}
+
+/// The official set with 250 cells of Blackwood's 470 board fixed as clues
+/// (six left free, as another solver might leave them): the score objective
+/// returns a full verified board scoring at least that board's 470 (CP-SAT
+/// completes it when the walk, which never breaks a frame join, finds none).
+/// Catches the run that ended with no board at all.
+#[test]
+fn the_official_set_with_250_clues_is_finished() {
+    let dir = scratch("finish-official");
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let options = edgematch::formats::load::InstanceOptions {
+        clues: Some(&data.join("official/clues.txt")),
+        ..Default::default()
+    };
+    let official = edgematch::formats::load::instance(&data.join("official/pieces.txt"), &options).unwrap().instance;
+    let board =
+        edgematch::formats::load::board(&data.join("boards/Joshua_Blackwood_470.txt"), &official).unwrap().board;
+    assert_eq!(board.score(&official), 470);
+    // Six free cells: two on the frame, four inside.
+    let free = [5, 16 * 15 + 9, 16 * 7 + 7, 16 * 7 + 8, 16 * 9 + 9, 16 * 3 + 12];
+    let instance = dir.join("official-250.json");
+    clued(&official, &board, &free, &instance);
+    let out = dir.join("best.json");
+    let output = run(&[
+        "solve",
+        instance.to_str().unwrap(),
+        "--objective",
+        "score",
+        "--time-limit",
+        "15",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let all = text(&output);
+    assert!(score_after(&all, "best board found: score") >= 470, "{all}");
+    let verify = run(&["verify", instance.to_str().unwrap(), out.to_str().unwrap()]);
+    assert!(score_after(&text(&verify), "score:") >= 470, "{}", text(&verify));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `improve` given a partial board as a bucas link (Blackwood's 470 board of
+/// the official set, centre clue, with six cells emptied) finishes it, then repairs it:
+/// the board it writes verifies at 470 or more. Catches `improve` refusing
+/// a partial board, or finishing it into one that moves a placed cell.
+#[test]
+fn improve_finishes_a_partial_bucas_link() {
+    let dir = scratch("improve-partial");
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let (pieces, clues) = (data.join("official/pieces.txt"), data.join("official/clue-centre.txt"));
+    let options = edgematch::formats::load::InstanceOptions { clues: Some(&clues), ..Default::default() };
+    let official = edgematch::formats::load::instance(&pieces, &options).unwrap().instance;
+    let mut board =
+        edgematch::formats::load::board(&data.join("boards/Joshua_Blackwood_470.txt"), &official).unwrap().board;
+    for cell in [5, 16 * 15 + 9, 16 * 7 + 7, 16 * 7 + 8, 16 * 9 + 9, 16 * 3 + 12] {
+        board.cells[cell] = None;
+    }
+    let link = dir.join("partial.url");
+    std::fs::write(&link, edgematch::formats::bucas::to_link(&board, &official, "partial")).unwrap();
+    let out = dir.join("best.json");
+    let (p, c, l, o) =
+        (pieces.to_str().unwrap(), clues.to_str().unwrap(), link.to_str().unwrap(), out.to_str().unwrap());
+    let output = run(&["improve", p, l, "--clues", c, "--time-limit", "20", "--out", o]);
+    let all = text(&output);
+    assert!(score_after(&all, "best:") >= 470, "{all}");
+    let verify = run(&["verify", p, o, "--clues", c]);
+    assert!(score_after(&text(&verify), "score:") >= 470, "{}", text(&verify));
+    let finished = edgematch::formats::board_json::read(&out).unwrap();
+    let kept =
+        (0..board.cells.len()).filter(|&c| board.cells[c].is_some()).all(|c| board.cells[c] == finished.cells[c]);
+    assert!(
+        kept || score_after(&all, "best:") > 470,
+        "the first board written keeps the placed cells, or a repair moved them for a better score"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A planted 12×12 board with all but four cells clued, and one free frame
+/// piece given another frame colour on a frame join: every completion breaks
+/// a frame join, so the best is one join short. The score objective returns
+/// that full board, verified. Catches a walk that cannot break a frame join
+/// returning no board.
+#[test]
+fn a_forced_frame_mismatch_is_finished_one_join_short() {
+    let dir = scratch("finish-frame");
+    let planted = generate(&dir, 12, 3, 9, 5);
+    let file = edgematch::formats::instance_json::read(&planted).unwrap();
+    let solution_path = planted.with_file_name("planted-12x12-f3i9-s5.solution.json");
+    let solution = edgematch::formats::board_json::read(&solution_path).unwrap();
+    let mut instance = file.instance.clone();
+    // The free cells: two on the top edge, two inside. The top edge's cell 3
+    // holds a piece whose west side (a frame join) gets another frame colour.
+    let free = [3, 8, 12 * 5 + 5, 12 * 6 + 6];
+    let placed = solution.cells[3].unwrap();
+    let side = (edgematch::puzzle::Side::W.index() + 4 - placed.rotation.turns() as usize) % 4;
+    // The frame colours: those beside an edge piece's grey side.
+    let frame: Vec<u8> = instance
+        .pieces
+        .iter()
+        .filter(|p| p.grey_sides() == 1)
+        .flat_map(|p| {
+            let grey = p.0.iter().position(|&c| c == 0).unwrap();
+            [p.0[(grey + 1) % 4], p.0[(grey + 3) % 4]]
+        })
+        .collect();
+    let colour = &mut instance.pieces[placed.piece].0[side];
+    *colour = *frame.iter().find(|&&c| c != *colour).unwrap();
+    let path = dir.join("frame-mismatch.json");
+    clued(&instance, &solution, &free, &path);
+    let out = dir.join("best.json");
+    let output = run(&[
+        "solve",
+        path.to_str().unwrap(),
+        "--objective",
+        "score",
+        "--time-limit",
+        "10",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let all = text(&output);
+    let max = instance.grid.max_score();
+    assert_eq!(score_after(&all, "best board found: score"), max - 1, "{all}");
+    let verify = run(&["verify", path.to_str().unwrap(), out.to_str().unwrap()]);
+    assert_eq!(score_after(&text(&verify), "score:"), max - 1, "{}", text(&verify));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,4 +1,4 @@
-//! `edgematch improve`: CP-SAT's exact repair of regions of any full board, each better board checked and written.
+//! `edgematch improve`: CP-SAT's exact repair of regions of any board (a partial one finished first), each better board checked and written.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -18,7 +18,8 @@ use super::show::{describe, unless_interrupted};
 pub(crate) struct ImproveArgs {
     /// The instance: instance JSON, or a piece list (see --columns).
     instance: PathBuf,
-    /// A full board (any format `verify` reads: board JSON, a bucas link, ...).
+    /// A board (any format `verify` reads: board JSON, a bucas link, ...); a
+    /// partial one (empty cells) is first finished by CP-SAT, its placed cells kept.
     board: PathBuf,
     #[command(flatten)]
     source: InstanceSourceArgs,
