@@ -30,8 +30,7 @@ pub struct BestFiles<'a> {
     kept: Mutex<Kept>,
 }
 
-/// The best board so far and the checker's score of it; the score may come
-/// from a board on disk that was not read back as the run's own.
+/// The best board so far and the checker's score of it.
 #[derive(Debug, Default)]
 struct Kept {
     board: Option<Board>,
@@ -64,14 +63,15 @@ impl<'a> BestFiles<'a> {
             out.and_then(|p| board_json::read(p).ok()),
             checkpoint.and_then(|p| checkpoint::read(p, instance).ok().map(|c| c.board)),
         ];
-        let floor = on_disk.iter().flatten().filter_map(|b| checked_score(instance, b).ok()).max();
+        // The best of them is the run's best so far: the periodic save keeps it with the seconds.
+        let best = on_disk.into_iter().flatten().filter_map(|b| checked_score(instance, &b).ok().map(|s| (s, b))).max_by_key(|(s, _)| *s);
         BestFiles {
             instance,
             out: out.map(Path::to_owned),
             checkpoint: checkpoint.map(Path::to_owned),
             before,
             start: Instant::now(),
-            kept: Mutex::new(Kept { board: None, score: floor }),
+            kept: Mutex::new(Kept { score: best.as_ref().map(|(s, _)| *s), board: best.map(|(_, b)| b) }),
         }
     }
 
@@ -80,7 +80,7 @@ impl<'a> BestFiles<'a> {
         self.lock().score
     }
 
-    /// The best board written by this owner, with the checker's score.
+    /// The best board so far (found on disk or written since), with the checker's score.
     pub fn best(&self) -> Option<(Board, usize)> {
         let kept = self.lock();
         kept.board.clone().zip(kept.score)
@@ -107,7 +107,7 @@ impl<'a> BestFiles<'a> {
     }
 
     /// Writes the best board again with the seconds run so far (the periodic
-    /// checkpoint); nothing when this run has written no board.
+    /// checkpoint); nothing while there is no board.
     ///
     /// # Errors
     /// A file that cannot be written.

@@ -54,7 +54,7 @@ fn eight_threads_start_eight_walks_on_a_16x16_board() {
         "--threads",
         "8",
         "--time-limit",
-        "60",
+        "30",
         "--out",
         out.to_str().unwrap(),
     ]);
