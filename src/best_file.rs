@@ -64,7 +64,11 @@ impl<'a> BestFiles<'a> {
             checkpoint.and_then(|p| checkpoint::read(p, instance).ok().map(|c| c.board)),
         ];
         // The best of them is the run's best so far: the periodic save keeps it with the seconds.
-        let best = on_disk.into_iter().flatten().filter_map(|b| checked_score(instance, &b).ok().map(|s| (s, b))).max_by_key(|(s, _)| *s);
+        let best = on_disk
+            .into_iter()
+            .flatten()
+            .filter_map(|b| checked_score(instance, &b).ok().map(|s| (s, b)))
+            .max_by_key(|(s, _)| *s);
         BestFiles {
             instance,
             out: out.map(Path::to_owned),

@@ -177,7 +177,8 @@ impl Solver {
             Solver::Auto(_) => score_then_repair(instance, options, limits, stop, on_best)?,
             Solver::Mip(_) | Solver::Cpsat(_) => {
                 let outcome = match self {
-                    Solver::Cpsat(_) => cpsat::maximize(instance, limits, stop)?.map_stats(Stats::Cpsat),
+                    Solver::Cpsat(_) => cpsat::maximize_from(instance, options.incumbent.as_ref(), limits, stop)?
+                        .map_stats(Stats::Cpsat),
                     _ => self.solve_unchecked(instance, limits, stop)?,
                 };
                 // One incumbent at the end: the only "new best" these solvers report.

@@ -488,3 +488,58 @@ fn a_forced_frame_mismatch_is_finished_one_join_short() {
     assert_eq!(score_after(&text(&verify), "score:"), max - 1, "{}", text(&verify));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// CP-SAT and the MIP resumed from a checkpoint start from its board: the
+/// resumed run prints it, and its final board and `--out` never score below
+/// it (CP-SAT takes it as its hint and as a lower bound on the objective; the
+/// MIP's worse board is not written, and the run ends with the better one).
+/// Catches a resumed run starting from a rim-filled board and overwriting
+/// the checkpoint and `--out` with a worse one.
+#[test]
+fn cpsat_and_mip_resume_from_the_checkpoint_and_never_go_below_it() {
+    let dir = scratch("score-resume-cpsat");
+    let instance = generate(&dir, 8, 3, 8, 6);
+    let instance = instance.to_str().unwrap().to_owned();
+    let (checkpoint, out) = (dir.join("run.checkpoint.json"), dir.join("best.json"));
+    let (c, o) = (checkpoint.to_str().unwrap(), out.to_str().unwrap());
+    let first = run(&[
+        "solve",
+        &instance,
+        "--objective",
+        "score",
+        "--solver",
+        "cpsat",
+        "--time-limit",
+        "5",
+        "--checkpoint",
+        c,
+        "--out",
+        o,
+    ]);
+    let mut had = score_after(&text(&first), "best:");
+    for solver in ["cpsat", "mip"] {
+        let again = run(&[
+            "solve",
+            &instance,
+            "--objective",
+            "score",
+            "--solver",
+            solver,
+            "--time-limit",
+            "5",
+            "--checkpoint",
+            c,
+            "--out",
+            o,
+        ]);
+        let all = text(&again);
+        assert!(all.contains(&format!("scores {had}/112")), "{solver} resumed from {had}: {all}");
+        let last = all.lines().rfind(|l| l.starts_with("checker: verdict:")).unwrap_or_else(|| panic!("{all}"));
+        let end: usize = last.split("score ").nth(1).unwrap().split('/').next().unwrap().parse().unwrap();
+        assert!(end >= had, "{solver} ended at {end} below the resumed {had}: {all}");
+        let verify = run(&["verify", &instance, o]);
+        assert!(score_after(&text(&verify), "score:") >= had, "{solver}: --out went below {had}");
+        had = end;
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -212,8 +212,25 @@ pub fn repair(
     limits: &Limits,
     stop: &Stop,
 ) -> Result<Repair, Error> {
+    repair_at_least(instance, board, (region, None), limits, stop)
+}
+
+/// [`repair`], with the board's score bounded below by `at_least` when given:
+/// CP-SAT then reports no board scoring less (and none at all when it cannot reach it).
+fn repair_at_least(
+    instance: &Instance,
+    board: &Board,
+    (region, at_least): (&[usize], Option<usize>),
+    limits: &Limits,
+    stop: &Stop,
+) -> Result<Repair, Error> {
     let start = Instant::now();
-    let model = model::region(instance, board, region);
+    let mut model = model::region(instance, board, region);
+    if let (Some(at_least), Some(objective)) = (at_least, model.proto.objective.as_mut()) {
+        // The objective is the negated sum of the matched-join Booleans (minimized).
+        let want = at_least.saturating_sub(model.fixed_score) as i64;
+        objective.domain = vec![-(objective.vars.len() as i64), -want.min(objective.vars.len() as i64)];
+    }
     let limits = Limits { threads: limits.threads.max(1), ..*limits };
     let response = solve_proto(&model.proto, &parameters(&Options::default(), &limits)?, stop)?;
     let status = CpSolverStatus::try_from(response.status)
@@ -238,10 +255,31 @@ pub fn repair(
 /// # Errors
 /// Pieces that do not fill the rim, parameters the bridge refuses, or a response it cannot read.
 pub fn maximize(instance: &Instance, limits: &Limits, stop: &Stop) -> Result<Outcome<Stats>, Error> {
-    let start = Board::rim_filled(instance)
-        .ok_or_else(|| Error::Options("cpsat: the pieces cannot fill the rim, so no full board exists".to_owned()))?;
+    maximize_from(instance, None, limits, stop)
+}
+
+/// [`maximize`] from `incumbent` when given (a resumed run's board): its
+/// placement is CP-SAT's solution hint and its score a lower bound on the
+/// objective, so no board worse than it comes back.
+///
+/// # Errors
+/// As [`maximize`].
+pub fn maximize_from(
+    instance: &Instance,
+    incumbent: Option<&Board>,
+    limits: &Limits,
+    stop: &Stop,
+) -> Result<Outcome<Stats>, Error> {
+    let full = |b: &&Board| b.placed() == instance.grid.cells();
+    let start = match incumbent.filter(full) {
+        Some(board) => board.clone(),
+        None => Board::rim_filled(instance).ok_or_else(|| {
+            Error::Options("cpsat: the pieces cannot fill the rim, so no full board exists".to_owned())
+        })?,
+    };
     let cells: Vec<usize> = (0..instance.grid.cells()).collect();
-    let found = repair(instance, &start, &cells, limits, stop)?;
+    let at_least = incumbent.filter(full).map(|b| b.score(instance));
+    let found = repair_at_least(instance, &start, (&cells, at_least), limits, stop)?;
     let full = found.board.as_ref().is_some_and(|b| b.score(instance) == instance.grid.max_score());
     let status = if full {
         Status::Solved
