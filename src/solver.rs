@@ -472,8 +472,8 @@ pub const SEARCH_SHARE: f64 = 0.7;
 /// `auto` for the score: the score search for [`SEARCH_SHARE`] of the time
 /// limit, then CP-SAT's exact repair of regions of its best board
 /// ([`improve`](crate::improve)) for the rest; when the search has no full
-/// board by then, it keeps the rest of the time. Without a time limit, the
-/// search alone. A repair that fails keeps the search's board, its error in
+/// board by then, CP-SAT completes one (clues kept) in the rest of the time.
+/// Without a time limit, the search alone. A repair that fails keeps the search's board, its error in
 /// the counters ([`score::Stats::repair_failed`]).
 fn score_then_repair(
     instance: &Instance,

@@ -91,6 +91,38 @@ impl Run<'_> {
     }
 }
 
+impl Run<'_> {
+    /// Every thread's walk under `schedule` from `budget` breaks (see [`Run::walk`]), until they end.
+    fn phase(&self, threads: usize, (schedule, budget): (&Schedule, usize), grow: bool, until: Option<Instant>) {
+        std::thread::scope(|scope| {
+            for t in 0..threads {
+                let _ = scope.spawn(move || self.walk(t, schedule, budget, grow, until));
+            }
+        });
+    }
+
+    /// The run's phases on `threads` threads: with an automatic ramp, a probe
+    /// without breaks, then the ramp derived from how deep it reached (its
+    /// unlock no later than a `ramp:U`'s U); else the schedule as given.
+    fn phases(&self, threads: usize, joins: usize) {
+        let (options, limits) = (self.options, self.limits);
+        match (&options.schedule, options.schedule.budget()) {
+            (Schedule::Ramp { .. } | Schedule::Band { .. }, None) => {
+                let seconds = limits.time_limit.map_or(PROBE_SECONDS, |t| (t * PROBE_SHARE).min(PROBE_SECONDS));
+                let until = Some(Instant::now() + Duration::from_secs_f64(seconds));
+                self.phase(threads, (&Schedule::Steps(vec![(0, 0)]), 0), false, until);
+                let latest = match options.schedule {
+                    Schedule::Ramp { unlock, .. } => unlock,
+                    _ => schedule::DEFAULT_UNLOCK,
+                };
+                let (schedule, budget) = derived(self.plan.free(), self.shared.deepest.load(Ordering::Relaxed), latest);
+                self.phase(threads, (&schedule, budget), true, None);
+            }
+            (schedule, budget) => self.phase(threads, (schedule, budget.unwrap_or(joins).min(joins)), false, None),
+        }
+    }
+}
+
 /// The break-budget walk (`walk.rs`).
 pub(crate) fn solve(
     instance: &Instance,
@@ -154,14 +186,6 @@ pub(crate) fn solve(
         per_walk: &per_walk,
         done: &done,
     };
-    let phase = |schedule: &Schedule, budget: usize, grow: bool, until: Option<Instant>| {
-        std::thread::scope(|scope| {
-            for t in 0..threads {
-                let run = &run;
-                let _ = scope.spawn(move || run.walk(t, schedule, budget, grow, until));
-            }
-        });
-    };
     std::thread::scope(|scope| {
         // The walks poll one flag; it follows the stop handle, the deadline and the end of the run.
         let _ = scope.spawn(|| {
@@ -172,25 +196,7 @@ pub(crate) fn solve(
                 std::thread::sleep(Duration::from_millis(20));
             }
         });
-        match (&options.schedule, options.schedule.budget()) {
-            (Schedule::Ramp { .. } | Schedule::Band { .. }, None) => {
-                let seconds = limits.time_limit.map_or(PROBE_SECONDS, |t| (t * PROBE_SHARE).min(PROBE_SECONDS));
-                phase(
-                    &Schedule::Steps(vec![(0, 0)]),
-                    0,
-                    false,
-                    Some(Instant::now() + Duration::from_secs_f64(seconds)),
-                );
-                // `ramp:U` caps the unlock at U; the band's default ramp at the default.
-                let latest = match options.schedule {
-                    Schedule::Ramp { unlock, .. } => unlock,
-                    _ => schedule::DEFAULT_UNLOCK,
-                };
-                let (schedule, budget) = derived(plan.free(), deepest.load(Ordering::Relaxed), latest);
-                phase(&schedule, budget, true, None);
-            }
-            (schedule, budget) => phase(schedule, budget.unwrap_or(joins).min(joins), false, None),
-        }
+        run.phases(threads, joins);
         flag.store(true, Ordering::Relaxed);
     });
     let best = best.into_inner().unwrap_or_else(|e| e.into_inner());
