@@ -363,6 +363,19 @@ fn clued(
     std::fs::write(out, instance_json::to_string(&file)).unwrap();
 }
 
+/// The official set with the clues of `clue_file` (under data/official/) and
+/// Blackwood's 470 board of it, as the finishing tests start from them.
+fn official_and_470(clue_file: &str) -> (edgematch::puzzle::Instance, edgematch::puzzle::Board) {
+    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let clues = data.join("official").join(clue_file);
+    let options = edgematch::formats::load::InstanceOptions { clues: Some(&clues), ..Default::default() };
+    let official = edgematch::formats::load::instance(&data.join("official/pieces.txt"), &options).unwrap().instance;
+    let board =
+        edgematch::formats::load::board(&data.join("boards/Joshua_Blackwood_470.txt"), &official).unwrap().board;
+    assert_eq!(board.score(&official), 470);
+    (official, board)
+}
+
 /// The official set with 250 cells of Blackwood's 470 board fixed as clues
 /// (six left free, as another solver might leave them): the score objective
 /// returns a full verified board scoring at least that board's 470 (CP-SAT
@@ -371,15 +384,7 @@ fn clued(
 #[test]
 fn the_official_set_with_250_clues_is_finished() {
     let dir = scratch("finish-official");
-    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
-    let options = edgematch::formats::load::InstanceOptions {
-        clues: Some(&data.join("official/clues.txt")),
-        ..Default::default()
-    };
-    let official = edgematch::formats::load::instance(&data.join("official/pieces.txt"), &options).unwrap().instance;
-    let board =
-        edgematch::formats::load::board(&data.join("boards/Joshua_Blackwood_470.txt"), &official).unwrap().board;
-    assert_eq!(board.score(&official), 470);
+    let (official, board) = official_and_470("clues.txt");
     // Six free cells: two on the frame, four inside.
     let free = [5, 16 * 15 + 9, 16 * 7 + 7, 16 * 7 + 8, 16 * 9 + 9, 16 * 3 + 12];
     let instance = dir.join("official-250.json");
