@@ -180,7 +180,7 @@ def swapped(instance, solution):
 def test_improve_repairs_a_full_board_and_reports_each_better_one(tmp_path):
     """Catches: improve returning a worse or unchecked board, a wrong score, on_best not called,
     called out of order or with a board the checker scores otherwise; a board file refused;
-    a partial board accepted."""
+    a partial board refused (or accepted with its clue cells empty)."""
     instance = edgematch.generate(6, frame_colours=3, interior_colours=6, seed=5)
     solution = edgematch.solve(instance, solver="search", time_limit=60).board
     board = swapped(instance, solution)
@@ -200,9 +200,17 @@ def test_improve_repairs_a_full_board_and_reports_each_better_one(tmp_path):
     board.save(tmp_path / "worse.json")
     again = edgematch.improve(instance, tmp_path / "worse.json", target=before, time_limit=60)
     assert again.score == before and again.stats["rounds"] == 0 and again.status == "unknown"
-    partial = edgematch.Board.from_arrays(np.full((6, 6), -1), np.full((6, 6), -1), instance)
-    with pytest.raises(edgematch.Error, match="full board"):
-        edgematch.improve(instance, partial, time_limit=5)
+    # A partial board is finished then improved; one with its clue cells empty breaks a hard rule.
+    pieces, rotations = board.pieces.copy(), board.rotations.copy()
+    pieces[0, 1:3], rotations[0, 1:3] = -1, -1
+    pieces[2, 4], rotations[2, 4] = -1, -1
+    partial = edgematch.Board.from_arrays(pieces, rotations, instance)
+    finished = edgematch.improve(instance, partial, time_limit=120, workers=1)
+    assert finished.status == edgematch.Status.SOLVED
+    assert edgematch.verify(instance, finished.board).valid
+    empty = edgematch.Board.from_arrays(np.full((6, 6), -1), np.full((6, 6), -1), instance)
+    with pytest.raises(edgematch.Error, match="clue"):
+        edgematch.improve(instance, empty, time_limit=5)
     with pytest.raises(edgematch.Error, match="target"):
         edgematch.improve(instance, board, target=instance.max_score + 1)
 
