@@ -12,6 +12,7 @@ namespace edgematch {
 
 struct MipProblem;
 struct MipResult;
+struct Incumbents;
 
 // A stop flag that the running solve's interrupt callbacks read.
 class MipEnv {
@@ -21,9 +22,10 @@ class MipEnv {
 
 std::unique_ptr<MipEnv> new_mip_env();
 
-// Solves a MIP given column-wise; throws (an Err on the Rust side) when HiGHS
-// rejects the model.
-MipResult solve_mip(const MipEnv& env, const MipProblem& problem);
+// Solves a MIP given column-wise, from its start when it has one, handing
+// each improving incumbent to `incumbents`; throws (an Err on the Rust side)
+// when HiGHS rejects the model.
+MipResult solve_mip(const MipEnv& env, const MipProblem& problem, const Incumbents& incumbents);
 
 // Asks the solve on `env` to stop at its next interrupt check.
 void stop_mip(const MipEnv& env);

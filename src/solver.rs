@@ -159,8 +159,10 @@ impl Solver {
     /// Looks for the best full board by matched joins within `limits`, calling
     /// `on_best` with each board that beats the earlier ones (its board still to
     /// be checked). The native search (`search`, and `auto`) walks with a break
-    /// budget ([`score`]); CP-SAT ([`cpsat::maximize`]) and the MIP maximize
-    /// the matched joins of the whole board and return their incumbent.
+    /// budget ([`score`]); CP-SAT ([`cpsat::maximize_from`], in time slices) and
+    /// the MIP ([`mip::solve_from`], through HiGHS' incumbent callback) maximize
+    /// the matched joins of the whole board. All three start from
+    /// `options.incumbent` (a resumed run's board) and return nothing worse.
     ///
     /// # Errors
     /// A solver with no score mode (`dfs`, `sat`), or the solver's own error.
@@ -175,21 +177,21 @@ impl Solver {
         let mut outcome = match self {
             Solver::Search(_) => score_search(instance, options, limits, stop, &injected("search", on_best)),
             Solver::Auto(_) => score_then_repair(instance, options, limits, stop, on_best)?,
-            Solver::Mip(_) | Solver::Cpsat(_) => {
-                let outcome = match self {
-                    Solver::Cpsat(_) => cpsat::maximize_from(instance, options.incumbent.as_ref(), limits, stop)?
-                        .map_stats(Stats::Cpsat),
-                    _ => self.solve_unchecked(instance, limits, stop)?,
+            Solver::Cpsat(_) => {
+                let report = injected("cpsat", on_best);
+                let mut found = |board: &Board, score: usize, seconds: f64| {
+                    report(&score::Best { board: board.clone(), score, seconds });
                 };
-                // One incumbent at the end: the only "new best" these solvers report.
-                if let Some(board) = outcome.board.as_ref().filter(|b| b.placed() == b.cells.len()) {
-                    injected(self.kind().name(), on_best)(&score::Best {
-                        board: board.clone(),
-                        score: board.score(instance),
-                        seconds: outcome.seconds,
-                    });
-                }
-                outcome
+                let incumbent = options.incumbent.as_ref();
+                cpsat::maximize_from(instance, incumbent, limits, stop, &mut found)?.map_stats(Stats::Cpsat)
+            }
+            Solver::Mip(mip_options) => {
+                let report = injected("mip", on_best);
+                let mut found = |board: &Board, score: usize, seconds: f64| {
+                    report(&score::Best { board: board.clone(), score, seconds });
+                };
+                let incumbent = options.incumbent.as_ref();
+                mip::solve_from(instance, mip_options, (limits, stop), incumbent, &mut found)?.map_stats(Stats::Mip)
             }
             Solver::Dfs(_) | Solver::Sat(_) => {
                 return Err(Error::Options(format!(
@@ -291,14 +293,21 @@ impl Stats {
     /// Name and value of each counter, as `solve` prints them.
     pub fn lines(&self, seconds: f64) -> Vec<(&'static str, String)> {
         match self {
-            Stats::Cpsat(s) => vec![
-                ("cpsat_wall_time", format!("{:.3}", s.wall_time)),
-                ("conflicts", s.conflicts.to_string()),
-                ("branches", s.branches.to_string()),
-                ("variables", s.variables.to_string()),
-                ("constraints", s.constraints.to_string()),
-                ("hint_cells", s.hint_cells.to_string()),
-            ],
+            Stats::Cpsat(s) => {
+                let mut lines = vec![
+                    ("cpsat_wall_time", format!("{:.3}", s.wall_time)),
+                    ("conflicts", s.conflicts.to_string()),
+                    ("branches", s.branches.to_string()),
+                    ("variables", s.variables.to_string()),
+                    ("constraints", s.constraints.to_string()),
+                    ("hint_cells", s.hint_cells.to_string()),
+                ];
+                if s.slices > 0 {
+                    let last = if s.proved_optimal { "the last proved no better board exists" } else { "open" };
+                    lines.push(("slices", format!("{} ({last})", s.slices)));
+                }
+                lines
+            }
             Stats::Dfs(s) => vec![
                 ("nodes", s.nodes.to_string()),
                 ("nodes_per_second", format!("{:.0}", s.nodes as f64 / seconds.max(1e-9))),
@@ -518,14 +527,18 @@ fn complete(
 ) {
     let offset = start.elapsed().as_secs_f64();
     let rest = Limits { time_limit: limits.time_limit.map(|t| (t - offset).max(0.01)), ..*limits };
+    let mut last = None;
+    let mut found = |board: &Board, score: usize, seconds: f64| {
+        last = Some((score, offset + seconds));
+        on_best(&score::Best { board: board.clone(), score, seconds: offset + seconds });
+    };
+    let completed = cpsat::maximize_from(instance, None, &rest, stop, &mut found);
     let Stats::Score(stats) = &mut outcome.stats else { unreachable!("the score search returns score stats") };
-    match cpsat::maximize(instance, &rest, stop) {
+    match completed {
         Ok(found) => {
-            if let Some(board) = found.board.filter(|b| b.placed() == b.cells.len()) {
-                let score = board.score(instance);
+            if let (Some(board), Some((score, seconds))) = (found.board, last) {
                 stats.best_breaks = Some(instance.grid.max_score() - score);
-                stats.best_seconds = Some(offset + found.seconds);
-                on_best(&score::Best { board: board.clone(), score, seconds: offset + found.seconds });
+                stats.best_seconds = Some(seconds);
                 outcome.status = found.status;
                 outcome.board = Some(board);
             }

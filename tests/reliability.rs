@@ -187,10 +187,15 @@ fn the_cpsat_bridge_refuses_broken_models_instead_of_aborting() {
     }
 }
 
-/// A MIP whose arrays do not fit each other is refused before HiGHS reads them.
+/// A MIP whose arrays do not fit each other, or whose start does not fit its
+/// columns, is refused before HiGHS reads them; a start and an objective
+/// floor cross the bridge and HiGHS honours them; each improving incumbent
+/// comes back through the callback. Catches a start or floor dropped in C++,
+/// or a callback that never fires or reads the wrong item.
 #[test]
 fn the_highs_bridge_refuses_broken_problems() {
-    use edgematch::mip::{MipEnv, bridge::MipProblem};
+    use edgematch::mip::MipEnv;
+    use edgematch::mip::bridge::{Incumbents, MipProblem};
     let problem = || MipProblem {
         col_cost: vec![1.0, 1.0],
         col_lower: vec![0.0, 0.0],
@@ -201,19 +206,35 @@ fn the_highs_bridge_refuses_broken_problems() {
         a_start: vec![0, 1, 2],
         a_index: vec![0, 0],
         a_value: vec![1.0, 1.0],
+        start: Vec::new(),
+        objective_floor: f64::NEG_INFINITY,
         time_limit: 10.0,
         seed: 1,
         log: false,
     };
-    let result = MipEnv::new().solve(&problem()).unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let incumbents = Incumbents::new(move |found| drop(tx.send(found)));
+    let result = MipEnv::new().solve(&problem(), &incumbents).unwrap();
     assert!(result.has_solution && (result.objective - 1.0).abs() < 1e-9);
+    let seen: Vec<_> = rx.try_iter().collect();
+    assert!(seen.last().is_some_and(|i| (i.objective - 1.0).abs() < 1e-9 && i.col_value.len() == 2), "{seen:?}");
+    // The start is HiGHS' incumbent; a floor above the optimum leaves no solution.
+    let started = MipProblem { start: vec![0.0, 1.0], objective_floor: 1.0, ..problem() };
+    let result = MipEnv::new().solve(&started, &incumbents).unwrap();
+    assert!(result.has_solution && result.col_value == [0.0, 1.0], "{:?}", result.col_value);
+    let above = MipProblem { objective_floor: 2.0, ..problem() };
+    assert!(!MipEnv::new().solve(&above, &incumbents).unwrap().has_solution);
     let mut bad = problem();
     bad.a_index[1] = 7;
-    let message = MipEnv::new().solve(&bad).err().expect("refused").to_string();
+    let message = MipEnv::new().solve(&bad, &incumbents).err().expect("refused").to_string();
     assert!(message.contains("refused before calling HiGHS") && message.contains("a_index[1]"), "{message}");
-    let mut bad = problem();
-    bad.a_start = vec![0, 5, 2];
-    assert!(MipEnv::new().solve(&bad).is_err());
+    for bad in [
+        MipProblem { a_start: vec![0, 5, 2], ..problem() },
+        MipProblem { start: vec![1.0], ..problem() },
+        MipProblem { start: vec![0.0, f64::NAN], ..problem() },
+    ] {
+        assert!(MipEnv::new().solve(&bad, &incumbents).is_err());
+    }
 }
 
 /// `--time-limit S` returns within S + 2 s for every solver and the portfolio

@@ -3,6 +3,7 @@
 mod common;
 
 use std::io::{BufRead as _, BufReader};
+use std::path::Path;
 use std::process::Stdio;
 
 use common::{bin, generate, model, run, scratch, text};
@@ -143,77 +144,100 @@ fn improve_keeps_a_full_solution_and_refuses_a_target_above_the_joins() {
     assert!(text(&output).contains("--target 181"));
 }
 
-/// A run killed with `kill -9` resumes from its checkpoint's best board: the
-/// rerun says so and ends with a board at least as good; a checkpoint of
-/// another instance is refused, naming the file.
-#[test]
-fn a_killed_run_resumes_from_its_checkpoint() {
-    let dir = scratch("score-resume");
-    let checkpoint = dir.join("run.checkpoint.json");
-    let instance = model("planted-13x13-f5i17-s2.json");
-    let args = [
-        "solve",
-        &instance,
-        "--objective",
-        "score",
-        "--time-limit",
-        "300",
-        "--checkpoint",
-        checkpoint.to_str().unwrap(),
-    ];
+/// Starts a score run of `solver` on `instance` that writes `checkpoint`,
+/// kills it (`kill -9`) as soon as it has printed its second new best, and
+/// returns the score of that best: the last the run reported, not its first.
+/// A best is printed only once the checkpoint holds it.
+fn kill_after_the_second_best(solver: &str, instance: &str, checkpoint: &Path) -> usize {
+    let c = checkpoint.to_str().unwrap();
+    let args =
+        ["solve", instance, "--objective", "score", "--solver", solver, "--time-limit", "600", "--checkpoint", c];
     let mut child = bin().args(args).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    let mut last = 0usize;
-    while last == 0 {
+    let mut bests = Vec::new();
+    while bests.len() < 2 {
         let mut line = String::new();
-        assert!(stdout.read_line(&mut line).unwrap() > 0, "the run ended before a board");
+        assert!(stdout.read_line(&mut line).unwrap() > 0, "{solver}: the run ended after the bests {bests:?}");
         if let Some(score) = line.strip_prefix("best: ") {
-            last = score.split('/').next().unwrap().parse().unwrap();
+            bests.push(score.split('/').next().unwrap().parse::<usize>().unwrap());
         }
     }
-    child.kill().unwrap();
+    // The run may have ended on its own after a full score: killing it then is a no-op.
+    let _ = child.kill();
     child.wait().unwrap();
-    let again = run(&[
-        "solve",
-        &instance,
-        "--objective",
-        "score",
-        "--solver",
-        "search",
-        "--time-limit",
-        "5",
-        "--checkpoint",
-        checkpoint.to_str().unwrap(),
-    ]);
+    assert!(bests[0] < bests[1], "{solver}: bests {bests:?}");
+    bests[1]
+}
+
+/// Resumes the run of `checkpoint` with `solver` for a few seconds and checks
+/// that it starts from the board of the last best before the kill (`last`):
+/// it says it resumed from that score, prints no best at or below it, and
+/// ends with a verified board no worse.
+fn assert_resumes_at(solver: &str, instance: &str, checkpoint: &Path, last: usize) {
+    let c = checkpoint.to_str().unwrap();
+    let again =
+        run(&["solve", instance, "--objective", "score", "--solver", solver, "--time-limit", "5", "--checkpoint", c]);
     let all = text(&again);
-    let resumed: usize = all
-        .split("resumed: ")
-        .nth(1)
-        .expect(&all)
-        .split(" scores ")
-        .nth(1)
-        .unwrap()
-        .split('/')
-        .next()
-        .unwrap()
-        .parse()
-        .unwrap();
-    assert!(resumed >= last, "{all}");
-    let end: usize = all.split("score ").last().unwrap().split('/').next().unwrap().parse().unwrap();
-    assert!(end >= resumed, "{all}");
+    let resumed_line = all.lines().find(|l| l.starts_with("resumed: ")).unwrap_or_else(|| panic!("{solver}: {all}"));
+    let resumed = score_after(resumed_line.split(" scores ").nth(1).unwrap(), "");
+    assert!(resumed >= last, "{solver} resumed from {resumed}, below the last best {last}: {all}");
+    for line in all.lines().filter(|l| l.starts_with("best: ")) {
+        assert!(score_after(line, "best: ") > resumed, "{solver} printed {line} after resuming from {resumed}: {all}");
+    }
+    let verdict = all.lines().rfind(|l| l.starts_with("checker: verdict:")).unwrap_or_else(|| panic!("{all}"));
+    let end: usize = verdict.split("score ").nth(1).unwrap().split('/').next().unwrap().parse().unwrap();
+    assert!(end >= resumed, "{solver} ended at {end}, below the resumed {resumed}: {all}");
+}
+
+/// The native walk killed after its last best resumes from it. Catches a
+/// checkpoint that lags the printed best, or a resume that restarts from nothing.
+#[test]
+fn a_search_run_killed_after_its_last_best_resumes_there() {
+    let dir = scratch("score-resume-search");
+    let (checkpoint, instance) = (dir.join("run.checkpoint.json"), model("planted-13x13-f5i17-s2.json"));
+    let last = kill_after_the_second_best("search", &instance, &checkpoint);
+    assert_resumes_at("search", &instance, &checkpoint, last);
+    // A checkpoint of another instance is refused, naming the file.
     let other = model("planted-13x13-f5i17-s1.json");
-    let refused = run(&[
-        "solve",
-        &other,
-        "--objective",
-        "score",
-        "--time-limit",
-        "5",
-        "--checkpoint",
-        checkpoint.to_str().unwrap(),
-    ]);
+    let c = checkpoint.to_str().unwrap();
+    let refused = run(&["solve", &other, "--objective", "score", "--time-limit", "5", "--checkpoint", c]);
     assert_eq!(refused.status.code(), Some(2), "{}", text(&refused));
     assert!(text(&refused).contains("run.checkpoint.json") && text(&refused).contains("another instance"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `auto` (the walk, then CP-SAT's repair) killed after its last best resumes from it.
+#[test]
+fn an_auto_run_killed_after_its_last_best_resumes_there() {
+    let dir = scratch("score-resume-auto");
+    let (checkpoint, instance) = (dir.join("run.checkpoint.json"), model("planted-13x13-f5i17-s2.json"));
+    let last = kill_after_the_second_best("auto", &instance, &checkpoint);
+    assert_resumes_at("auto", &instance, &checkpoint, last);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// CP-SAT killed after its second time slice's board resumes from it. Catches
+/// CP-SAT reporting only its final board (a kill would lose every slice), or
+/// a resume that starts from the rim-filled board.
+#[test]
+fn a_cpsat_run_killed_after_its_last_best_resumes_there() {
+    let dir = scratch("score-resume-cpsat-kill");
+    let (checkpoint, instance) = (dir.join("run.checkpoint.json"), model("planted-10x10-f5i17-s1.json"));
+    let last = kill_after_the_second_best("cpsat", &instance, &checkpoint);
+    assert_resumes_at("cpsat", &instance, &checkpoint, last);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The MIP killed after HiGHS' second incumbent (reported through its
+/// improving-solution callback) resumes from it, as HiGHS' start. Catches the
+/// MIP reporting only its final incumbent, or ignoring the checkpoint.
+#[test]
+fn a_mip_run_killed_after_its_last_best_resumes_there() {
+    let dir = scratch("score-resume-mip-kill");
+    let instance = generate(&dir, 8, 4, 14, 1);
+    let (checkpoint, instance) = (dir.join("run.checkpoint.json"), instance.to_str().unwrap().to_owned());
+    let last = kill_after_the_second_best("mip", &instance, &checkpoint);
+    assert_resumes_at("mip", &instance, &checkpoint, last);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -194,9 +194,10 @@ def improve(
     seed: int = 1,
     workers: Optional[int] = None,
 ) -> Improved:
-    """CP-SAT's exact repair of a full board, one region at a time, until `time_limit`,
-    a full solution or `target`; each better board (checked) goes to `on_best` as in
-    `solve`. The GIL is released; Ctrl-C raises KeyboardInterrupt."""
+    """CP-SAT's exact repair of a board, one region at a time, until `time_limit`,
+    a full solution or `target` (a partial board, its clue cells kept, is finished
+    first); each better board (checked) goes to `on_best` as in `solve`. The GIL is
+    released; Ctrl-C raises KeyboardInterrupt."""
 
 def verify(instance: Instance, board: Union[Board, StrPath]) -> Verdict:
     """The checker's verdict on `board` as a solution of `instance`."""

@@ -1,4 +1,4 @@
-//! `edgematch.improve`: CP-SAT's exact repair of a full board, region by region, each better board checked; the GIL released, Ctrl-C honoured.
+//! `edgematch.improve`: CP-SAT's exact repair of a board (a partial one finished first), region by region, each better board checked; the GIL released, Ctrl-C honoured.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -68,8 +68,9 @@ impl Improved {
     }
 }
 
-/// Repairs the full `board` (a Board, or a file or link in any board format)
-/// of `instance` with CP-SAT, one region at a time, until `time_limit`
+/// Repairs `board` (a Board, or a file or link in any board format; a partial
+/// board, its clue cells kept, is first finished by CP-SAT in at most half the
+/// time) of `instance` with CP-SAT, one region at a time, until `time_limit`
 /// seconds, a full solution, or `target` matched joins. Each better board,
 /// once the checker passed it, goes to `on_best(board, score, seconds)` (from
 /// the repairing thread, the GIL taken for the call only); if it raises, the

@@ -1,6 +1,7 @@
 //! The CP-SAT solver: parameters, the solve through the bridge, and decoding the response into a board.
 
 pub mod bridge;
+mod maximize;
 pub mod model;
 pub mod policy;
 pub mod proto;
@@ -12,6 +13,7 @@ use std::time::Instant;
 use prost::Message as _;
 
 pub use self::bridge::{SolveEnv, Stopper};
+pub use self::maximize::{FIRST_SLICE, MAX_SLICE, maximize, maximize_from};
 use self::proto::{CpSolverResponse, CpSolverStatus, SatParameters};
 use crate::error::Error;
 use crate::outcome::{Limits, Outcome, Status};
@@ -73,6 +75,10 @@ pub struct Stats {
     pub hint_cells: usize,
     /// Seconds the native search ran to make the hint.
     pub hint_seconds: f64,
+    /// Solves run one after another (the score's time slices, see [`maximize_from`]); 0 for one solve.
+    pub slices: u32,
+    /// True when a slice proved that no board beats the last one found.
+    pub proved_optimal: bool,
 }
 
 impl Stats {
@@ -86,7 +92,7 @@ impl Stats {
             constraints: model.constraints.len(),
             workers,
             hint_cells,
-            hint_seconds: 0.0,
+            ..Stats::default()
         }
     }
 }
@@ -193,6 +199,8 @@ pub struct Repair {
     pub score: usize,
     /// True when CP-SAT proved no placement of the region's pieces does better.
     pub optimal: bool,
+    /// True when CP-SAT proved no placement reaches the score asked for.
+    pub infeasible: bool,
     /// Seconds CP-SAT ran.
     pub seconds: f64,
     /// CP-SAT's counters and the model's size.
@@ -217,7 +225,7 @@ pub fn repair(
 
 /// [`repair`], with the board's score bounded below by `at_least` when given:
 /// CP-SAT then reports no board scoring less (and none at all when it cannot reach it).
-fn repair_at_least(
+pub(crate) fn repair_at_least(
     instance: &Instance,
     board: &Board,
     (region, at_least): (&[usize], Option<usize>),
@@ -242,53 +250,10 @@ fn repair_at_least(
         score: model.fixed_score + response.objective_value.round().max(0.0) as usize,
         board,
         optimal: status == CpSolverStatus::Optimal,
+        infeasible: status == CpSolverStatus::Infeasible,
         seconds: start.elapsed().as_secs_f64(),
         stats,
     })
-}
-
-/// CP-SAT maximizing the matched joins of the whole board: the region model
-/// ([`repair`]) with every cell freed, started from the greedy rim-legal board
-/// ([`Board::rim_filled`]). Solved only when the board it returns scores every
-/// join; otherwise its best full board within `limits`. The board is a claim: check it.
-///
-/// # Errors
-/// Pieces that do not fill the rim, parameters the bridge refuses, or a response it cannot read.
-pub fn maximize(instance: &Instance, limits: &Limits, stop: &Stop) -> Result<Outcome<Stats>, Error> {
-    maximize_from(instance, None, limits, stop)
-}
-
-/// [`maximize`] from `incumbent` when given (a resumed run's board): its
-/// placement is CP-SAT's solution hint and its score a lower bound on the
-/// objective, so no board worse than it comes back.
-///
-/// # Errors
-/// As [`maximize`].
-pub fn maximize_from(
-    instance: &Instance,
-    incumbent: Option<&Board>,
-    limits: &Limits,
-    stop: &Stop,
-) -> Result<Outcome<Stats>, Error> {
-    let full = |b: &&Board| b.placed() == instance.grid.cells();
-    let start = match incumbent.filter(full) {
-        Some(board) => board.clone(),
-        None => Board::rim_filled(instance).ok_or_else(|| {
-            Error::Options("cpsat: the pieces cannot fill the rim, so no full board exists".to_owned())
-        })?,
-    };
-    let cells: Vec<usize> = (0..instance.grid.cells()).collect();
-    let at_least = incumbent.filter(full).map(|b| b.score(instance));
-    let found = repair_at_least(instance, &start, (&cells, at_least), limits, stop)?;
-    let full = found.board.as_ref().is_some_and(|b| b.score(instance) == instance.grid.max_score());
-    let status = if full {
-        Status::Solved
-    } else if stop.is_raised() {
-        Status::Interrupted
-    } else {
-        Status::Unknown
-    };
-    Ok(Outcome { status, board: found.board, seconds: found.seconds, stats: found.stats })
 }
 
 /// Checks a model and parameters ([`validate`]), serializes them, solves on a

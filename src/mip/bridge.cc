@@ -5,6 +5,7 @@
 // int in this build; the Rust side checks Highs_getSizeofHighsInt).
 #include "include/highs_bridge.h"
 
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -26,6 +27,11 @@ int Highs_setBoolOptionValue(void* highs, const char* option, int value);
 int Highs_setIntOptionValue(void* highs, const char* option, int value);
 int Highs_setStringOptionValue(void* highs, const char* option, const char* value);
 int Highs_setCallback(void* highs, HighsCallback callback, void* user_data);
+const void* Highs_getCallbackDataOutItem(const void* data_out, const char* item_name);
+int Highs_setSolution(void* highs, const double* col_value, const double* row_value,
+                      const double* col_dual, const double* row_dual);
+int Highs_addRow(void* highs, double lower, double upper, int num_new_nz, const int* index,
+                 const double* value);
 int Highs_startCallback(void* highs, int callback_type);
 int Highs_run(void* highs);
 int Highs_getModelStatus(const void* highs);
@@ -47,11 +53,36 @@ constexpr int kMatrixColwise = 1;
 constexpr int kSenseMaximize = -1;
 // Interrupt callbacks of HiGHS 1.12: simplex, IPM, MIP.
 constexpr int kInterruptCallbacks[] = {1, 2, 6};
+// kHighsCallbackMipImprovingSolution in HiGHS 1.12.
+constexpr int kImprovingSolution = 4;
 
-// Called by HiGHS at its interrupt checks; `data_in` starts with `int user_interrupt`.
-void interrupt_callback(int, const char*, const void*, void* data_in, void* user_data) {
-  const auto* env = static_cast<const MipEnv*>(user_data);
-  if (data_in != nullptr && env->stopped.load()) *static_cast<int*>(data_in) = 1;
+// What the callback needs: the stop flag, where incumbents go, the column count.
+struct CallbackData {
+  const MipEnv* env;
+  const Incumbents* incumbents;
+  std::size_t num_col;
+};
+
+// Reads a double* item of the callback's output by name (HiGHS' own accessor,
+// so the bridge does not depend on the struct's layout); null when absent.
+const double* item(const void* data_out, const char* name) {
+  return data_out == nullptr ? nullptr
+                             : static_cast<const double*>(Highs_getCallbackDataOutItem(data_out, name));
+}
+
+// Called by HiGHS at its interrupt checks (`data_in` starts with `int
+// user_interrupt`) and with each improving MIP incumbent.
+void callback(int type, const char*, const void* data_out, void* data_in, void* user_data) {
+  const auto* data = static_cast<const CallbackData*>(user_data);
+  if (type == kImprovingSolution) {
+    const double* values = item(data_out, "mip_solution");
+    const double* objective = item(data_out, "objective_function_value");
+    if (values != nullptr && objective != nullptr) {
+      data->incumbents->offer(*objective, rust::Slice<const double>(values, data->num_col));
+    }
+    return;
+  }
+  if (data_in != nullptr && data->env->stopped.load()) *static_cast<int*>(data_in) = 1;
 }
 
 // Owns one Highs instance.
@@ -79,7 +110,7 @@ std::unique_ptr<MipEnv> new_mip_env() { return std::make_unique<MipEnv>(); }
 
 void stop_mip(const MipEnv& env) { const_cast<MipEnv&>(env).stopped.store(true); }
 
-MipResult solve_mip(const MipEnv& env, const MipProblem& p) {
+MipResult solve_mip(const MipEnv& env, const MipProblem& p, const Incumbents& incumbents) {
   Highs highs;
   if (Highs_getSizeofHighsInt(highs.get()) != static_cast<int>(sizeof(int))) {
     throw std::runtime_error("this libhighs uses 64-bit HighsInt; the bridge expects 32-bit");
@@ -89,7 +120,8 @@ MipResult solve_mip(const MipEnv& env, const MipProblem& p) {
   const int num_nz = static_cast<int>(p.a_index.size());
   if (p.col_lower.size() != p.col_cost.size() || p.col_upper.size() != p.col_cost.size() ||
       p.integrality.size() != p.col_cost.size() || p.row_upper.size() != p.row_lower.size() ||
-      p.a_start.size() != p.col_cost.size() + 1 || p.a_value.size() != p.a_index.size()) {
+      p.a_start.size() != p.col_cost.size() + 1 || p.a_value.size() != p.a_index.size() ||
+      (!p.start.empty() && p.start.size() != p.col_cost.size())) {
     throw std::invalid_argument("inconsistent MIP arrays");
   }
   check(Highs_setBoolOptionValue(highs.get(), "output_flag", p.log ? 1 : 0), "output_flag");
@@ -106,8 +138,27 @@ MipResult solve_mip(const MipEnv& env, const MipProblem& p) {
                       p.row_lower.data(), p.row_upper.data(), p.a_start.data(), p.a_index.data(),
                       p.a_value.data(), p.integrality.data()),
         "passMip");
-  check(Highs_setCallback(highs.get(), interrupt_callback, const_cast<MipEnv*>(&env)), "setCallback");
+  if (p.objective_floor > -std::numeric_limits<double>::infinity()) {
+    // One row: the objective's columns, weighted as in the objective, at least the floor.
+    std::vector<int> index;
+    std::vector<double> value;
+    for (int col = 0; col < num_col; ++col) {
+      if (p.col_cost[col] != 0.0) {
+        index.push_back(col);
+        value.push_back(p.col_cost[col]);
+      }
+    }
+    check(Highs_addRow(highs.get(), p.objective_floor, std::numeric_limits<double>::infinity(),
+                       static_cast<int>(index.size()), index.data(), value.data()),
+          "addRow (the objective floor)");
+  }
+  if (!p.start.empty()) {
+    check(Highs_setSolution(highs.get(), p.start.data(), nullptr, nullptr, nullptr), "setSolution (the start)");
+  }
+  CallbackData data{&env, &incumbents, static_cast<std::size_t>(num_col)};
+  check(Highs_setCallback(highs.get(), callback, &data), "setCallback");
   for (int type : kInterruptCallbacks) check(Highs_startCallback(highs.get(), type), "startCallback");
+  check(Highs_startCallback(highs.get(), kImprovingSolution), "startCallback (improving solutions)");
 
   check(Highs_run(highs.get()), "run");
 

@@ -1,4 +1,4 @@
-//! The cxx bridge to HiGHS' C API (from the same OR-Tools wheel): a column-wise MIP in, the incumbent out.
+//! The cxx bridge to HiGHS' C API (from the same OR-Tools wheel): a column-wise MIP and a start in, each improving incumbent and the last one out.
 //!
 //! With the checks a MIP passes before it crosses: HiGHS reads the
 //! column-wise arrays through raw pointers and its own lengths, so an index
@@ -27,6 +27,12 @@ mod ffi {
         a_start: Vec<i32>,
         a_index: Vec<i32>,
         a_value: Vec<f64>,
+        /// A start (one value per column), HiGHS' first incumbent when it is
+        /// feasible; empty for none.
+        start: Vec<f64>,
+        /// A lower bound on the objective, posed as one more row over the
+        /// objective's columns; `-inf` for none.
+        objective_floor: f64,
         /// Seconds; 0 for none.
         time_limit: f64,
         seed: i32,
@@ -53,7 +59,14 @@ mod ffi {
         values: Vec<f64>,
     }
 
-    // extern "Rust": nothing is called back from C++.
+    extern "Rust" {
+        /// Where HiGHS' improving incumbents go while it runs.
+        type Incumbents;
+
+        /// Called from HiGHS' improving-solution callback, on its thread,
+        /// with the incumbent's objective and column values.
+        fn offer(self: &Incumbents, objective: f64, col_value: &[f64]);
+    }
 
     unsafe extern "C++" {
         include!("edgematch/include/highs_bridge.h");
@@ -62,7 +75,7 @@ mod ffi {
         type MipEnv;
 
         fn new_mip_env() -> UniquePtr<MipEnv>;
-        fn solve_mip(env: &MipEnv, problem: &MipProblem) -> Result<MipResult>;
+        fn solve_mip(env: &MipEnv, problem: &MipProblem, incumbents: &Incumbents) -> Result<MipResult>;
         fn stop_mip(env: &MipEnv);
         fn solve_model_file(path: &str, time_limit: f64) -> Result<LpFileResult>;
     }
@@ -95,17 +108,43 @@ impl MipEnv {
         ffi::stop_mip(&self.0);
     }
 
-    /// Runs HiGHS on the problem, once [`check_problem`] accepted it.
-    pub fn solve(&self, problem: &MipProblem) -> Result<MipResult, Error> {
+    /// Runs HiGHS on the problem, once [`check_problem`] accepted it; each
+    /// improving incumbent goes to `incumbents` as HiGHS finds it.
+    pub fn solve(&self, problem: &MipProblem, incumbents: &Incumbents) -> Result<MipResult, Error> {
         // Checked first: HiGHS reads the arrays through raw pointers.
         check_problem(problem)?;
-        ffi::solve_mip(&self.0, problem).map_err(|e| Error::Bridge(e.what().to_owned()))
+        ffi::solve_mip(&self.0, problem, incumbents).map_err(|e| Error::Bridge(e.what().to_owned()))
     }
 }
 
 impl Default for MipEnv {
     fn default() -> Self {
         MipEnv::new()
+    }
+}
+
+/// An improving incumbent HiGHS reported: its objective and column values.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Incumbent {
+    /// HiGHS' objective value of it.
+    pub objective: f64,
+    /// One value per column.
+    pub col_value: Vec<f64>,
+}
+
+/// Where each incumbent HiGHS reports goes: a function that must return at
+/// once and never panic (it runs inside HiGHS' callback, on its thread), such
+/// as a channel's send.
+pub struct Incumbents(Box<dyn Fn(Incumbent) + Send + Sync>);
+
+impl Incumbents {
+    /// Incumbents handed to `to`.
+    pub fn new(to: impl Fn(Incumbent) + Send + Sync + 'static) -> Incumbents {
+        Incumbents(Box::new(to))
+    }
+
+    fn offer(&self, objective: f64, col_value: &[f64]) {
+        (self.0)(Incumbent { objective, col_value: col_value.to_vec() });
     }
 }
 
@@ -164,10 +203,29 @@ fn check(p: &MipProblem) -> Result<(), String> {
     if let Some(k) = p.integrality.iter().position(|&i| i != 0 && i != 1) {
         return Err(format!("integrality[{k}] = {} is neither 0 nor 1", p.integrality[k]));
     }
+    start(p)?;
+    if p.objective_floor.is_nan() || p.objective_floor == f64::INFINITY {
+        return Err(format!("objective floor {} is not a number below infinity", p.objective_floor));
+    }
     if !(p.time_limit.is_finite() && p.time_limit >= 0.0) {
         return Err(format!("time limit {} is not a non-negative number of seconds", p.time_limit));
     }
     Ok(())
+}
+
+/// The start: none, or one value per column within the column's bounds.
+fn start(p: &MipProblem) -> Result<(), String> {
+    if p.start.is_empty() {
+        return Ok(());
+    }
+    if p.start.len() != p.col_cost.len() {
+        return Err(format!("start has {} values for {} columns", p.start.len(), p.col_cost.len()));
+    }
+    let outside = |k: usize| !(p.col_lower[k] <= p.start[k] && p.start[k] <= p.col_upper[k]);
+    match (0..p.start.len()).find(|&k| outside(k)) {
+        Some(k) => Err(format!("start[{k}] = {} is outside column {k}'s bounds", p.start[k])),
+        None => Ok(()),
+    }
 }
 
 /// Lower and upper bounds: not NaN, lower ≤ upper (infinite bounds allowed).
@@ -194,6 +252,8 @@ mod tests {
             a_start: vec![0, 1, 2],
             a_index: vec![0, 0],
             a_value: vec![1.0, 1.0],
+            start: Vec::new(),
+            objective_floor: f64::NEG_INFINITY,
             time_limit: 0.0,
             seed: 1,
             log: false,
@@ -206,7 +266,7 @@ mod tests {
     #[test]
     fn broken_problems_are_refused() {
         check_problem(&tiny()).unwrap();
-        let cases: [Case; 9] = [
+        let cases: [Case; 12] = [
             (|p| p.a_index[1] = 1, "a_index[1]"),
             (|p| p.a_index[0] = -1, "a_index[0]"),
             (|p| p.a_start = vec![0, 3, 2], "a_start[2]"),
@@ -216,6 +276,9 @@ mod tests {
             (|p| p.col_lower[1] = 2.0, "col 1"),
             (|p| p.integrality[0] = 2, "integrality[0]"),
             (|p| p.time_limit = f64::NAN, "time limit"),
+            (|p| p.start = vec![0.0], "start has 1"),
+            (|p| p.start = vec![0.0, 2.0], "start[1]"),
+            (|p| p.objective_floor = f64::NAN, "objective floor"),
         ];
         for (breaks, words) in cases {
             let mut p = tiny();

@@ -16,7 +16,7 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 pub use self::bridge::MipEnv;
-use self::bridge::MipProblem;
+use self::bridge::{Incumbent, Incumbents, MipProblem};
 use crate::error::Error;
 use crate::outcome::{Limits, Outcome, Status};
 use crate::puzzle::{Board, Instance, Placement, Side};
@@ -46,12 +46,15 @@ pub struct Stats {
     pub dual_bound: f64,
 }
 
-/// The MIP and what its placement columns stand for.
+/// The MIP and what its columns stand for.
 pub struct Model {
     /// The problem, column-wise.
     pub problem: MipProblem,
     /// (cell, placement) of each placement column; join columns follow.
     pub placements: Vec<(usize, Placement)>,
+    /// (cell, side, colour) of each join column: the join from `cell` across
+    /// `side`, matched in `colour`.
+    pub joins: Vec<(usize, Side, u8)>,
 }
 
 /// Builds the placement MIP of `instance`.
@@ -95,7 +98,7 @@ pub fn build(instance: &Instance, options: &Options, limits: &Limits) -> Result<
         add_row(entries, 1.0, 1.0, &mut columns);
     }
     // Join variables: m ≤ Σ x on each side.
-    let mut join_count = 0;
+    let mut joins = Vec::new();
     for (cell, side) in grid.joins() {
         let other = grid.neighbour(cell, side).expect("inner join");
         let colours = showing.range((cell, side.index(), 0)..=(cell, side.index(), u8::MAX));
@@ -103,7 +106,7 @@ pub fn build(instance: &Instance, options: &Options, limits: &Limits) -> Result<
             let Some(there) = showing.get(&(other, side.opposite().index(), colour)) else { continue };
             let m = columns.len();
             columns.push(Vec::new());
-            join_count += 1;
+            joins.push((cell, side, colour));
             for side_cols in [here, there] {
                 let mut entries: Vec<(usize, f64)> = side_cols.iter().map(|&c| (c, -1.0)).collect();
                 entries.push((m, 1.0));
@@ -124,12 +127,14 @@ pub fn build(instance: &Instance, options: &Options, limits: &Limits) -> Result<
         a_start,
         a_index,
         a_value,
+        start: Vec::new(),
+        objective_floor: f64::NEG_INFINITY,
         time_limit: limits.time_limit.unwrap_or(0.0),
         seed: limits.seed_i32()?,
         log: options.log,
     };
-    debug_assert_eq!(n, placement_cols + join_count);
-    Ok(Model { problem, placements })
+    debug_assert_eq!(n, placement_cols + joins.len());
+    Ok(Model { problem, placements, joins })
 }
 
 /// The columns' entries in HiGHS' compressed column form: starts, rows, values.
@@ -153,11 +158,70 @@ const OPTIMAL: i32 = 7;
 const INFEASIBLE: i32 = 8;
 const INTERRUPTED: i32 = 17;
 
+impl Model {
+    /// Starts the MIP from the full `board` (a resumed run's): its placement
+    /// (with its matched joins) as HiGHS' start, and its score as a floor on
+    /// the objective. Returns false, changing nothing, when a placement of the
+    /// board has no column (a board that breaks the rim or a clue).
+    pub fn start_from(&mut self, instance: &Instance, board: &Board) -> bool {
+        let mut start = vec![0.0; self.problem.col_cost.len()];
+        for (col, &(cell, p)) in self.placements.iter().enumerate() {
+            start[col] = f64::from(u8::from(board.cells[cell] == Some(p)));
+        }
+        if start.iter().sum::<f64>() as usize != instance.grid.cells() {
+            return false;
+        }
+        let shows =
+            |cell: usize, side: Side| board.cells[cell].map(|p| instance.pieces[p.piece].side(p.rotation, side));
+        for (k, &(cell, side, colour)) in self.joins.iter().enumerate() {
+            let other = instance.grid.neighbour(cell, side).expect("inner join");
+            let matched = shows(cell, side) == Some(colour) && shows(other, side.opposite()) == Some(colour);
+            start[self.placements.len() + k] = f64::from(u8::from(matched));
+        }
+        self.problem.start = start;
+        self.problem.objective_floor = board.score(instance) as f64;
+        true
+    }
+}
+
+/// The board whose placement columns (`placements`, as in [`Model`]) are set above one half in `col_value`.
+fn decode(instance: &Instance, placements: &[(usize, Placement)], col_value: &[f64]) -> Board {
+    let mut board = Board::empty(instance.grid);
+    for (col, &(cell, p)) in placements.iter().enumerate() {
+        if col_value.get(col).is_some_and(|&v| v > 0.5) {
+            board.cells[cell] = Some(p);
+        }
+    }
+    board
+}
+
 /// Builds and solves the MIP. The board is HiGHS' incumbent (a full board,
 /// maybe with mismatched joins): check it before trusting it.
+///
+/// # Errors
+/// A MIP over the size policy, or HiGHS' failure.
 pub fn solve(instance: &Instance, options: &Options, limits: &Limits, stop: &Stop) -> Result<Outcome<Stats>, Error> {
+    solve_from(instance, options, (limits, stop), None, &mut |_, _, _| {})
+}
+
+/// [`solve`] from `incumbent` when given (a resumed run's full board): it is
+/// HiGHS' start and its score a floor on the objective
+/// ([`Model::start_from`]), so no worse board comes back. Each improving
+/// incumbent HiGHS finds goes to `on_best` (board, its score, seconds since
+/// the start) as HiGHS reports it.
+///
+/// # Errors
+/// As [`solve`].
+pub fn solve_from(
+    instance: &Instance,
+    options: &Options,
+    (limits, stop): (&Limits, &Stop),
+    incumbent: Option<&Board>,
+    on_best: &mut dyn FnMut(&Board, usize, f64),
+) -> Result<Outcome<Stats>, Error> {
     let start = Instant::now();
-    let model = build(instance, options, limits)?;
+    let mut model = build(instance, options, limits)?;
+    let started = incumbent.is_some_and(|board| model.start_from(instance, board));
     let env = MipEnv::new();
     let _hook = stop.on_raise({
         let env = env.clone();
@@ -165,15 +229,24 @@ pub fn solve(instance: &Instance, options: &Options, limits: &Limits, stop: &Sto
     });
     let (columns, rows, nonzeros) =
         (model.problem.col_cost.len(), model.problem.row_lower.len(), model.problem.a_index.len());
-    let Model { mut problem, placements } = model;
     // HiGHS counts its limit from its own start: give it what building left.
     let deadline = limits.time_limit.map(|t| start + Duration::from_secs_f64(t));
     if let Some(deadline) = deadline {
-        problem.time_limit = deadline.saturating_duration_since(Instant::now()).as_secs_f64().max(0.01);
+        model.problem.time_limit = deadline.saturating_duration_since(Instant::now()).as_secs_f64().max(0.01);
     }
+    let mut floor = started.then_some(model.problem.objective_floor as usize);
+    let Model { problem, placements, .. } = model;
+    let mut offer = |found: Incumbent| {
+        let board = decode(instance, &placements, &found.col_value);
+        let score = board.score(instance);
+        if board.placed() == instance.grid.cells() && floor.is_none_or(|f| score > f) {
+            floor = Some(score);
+            on_best(&board, score, start.elapsed().as_secs_f64());
+        }
+    };
     let result = {
         let _watchdog = deadline.map(|d| Watchdog::start(&env, d + Duration::from_millis(500)));
-        solve_or_abandon(&env, problem, stop, deadline)?
+        solve_or_abandon(&env, problem, (stop, deadline), &mut offer)?
     };
     let seconds = start.elapsed().as_secs_f64();
     let Some(result) = result else {
@@ -181,19 +254,13 @@ pub fn solve(instance: &Instance, options: &Options, limits: &Limits, stop: &Sto
         let stats = Stats { columns, rows, nonzeros, model_status: INTERRUPTED, objective: None, dual_bound: f64::NAN };
         return Ok(Outcome { status, board: None, seconds, stats });
     };
-    let board = result.has_solution.then(|| {
-        let mut board = Board::empty(instance.grid);
-        for (col, &(cell, p)) in placements.iter().enumerate() {
-            if result.col_value[col] > 0.5 {
-                board.cells[cell] = Some(p);
-            }
-        }
-        board
-    });
+    let board = result.has_solution.then(|| decode(instance, &placements, &result.col_value));
     let max = instance.grid.max_score() as f64;
     let status = match result.model_status {
         _ if result.has_solution && result.objective > max - 0.5 => Status::Solved,
-        // Proved optimal below the maximum, or no assignment at all: no solution exists.
+        // Proved optimal below the maximum, or no assignment at all: no
+        // solution exists (with a floor, none at least as good as the start,
+        // and the start is one: HiGHS then keeps it, so has_solution holds).
         OPTIMAL | INFEASIBLE => Status::Infeasible,
         INTERRUPTED if stop.is_raised() => Status::Interrupted,
         _ => Status::Unknown,
@@ -212,7 +279,14 @@ pub fn solve(instance: &Instance, options: &Options, limits: &Limits, stop: &Sto
 /// How long HiGHS may take to return after a stop or its deadline before it is abandoned.
 pub const ABANDON_AFTER: Duration = Duration::from_secs(1);
 
-/// Runs HiGHS on its own thread and waits for it. Returns `None` when HiGHS
+/// What the HiGHS thread sends: improving incumbents while it runs, then its answer.
+enum Message {
+    Incumbent(Incumbent),
+    Done(Result<bridge::MipResult, Error>),
+}
+
+/// Runs HiGHS on its own thread and waits for it, handing each improving
+/// incumbent to `offer` on this thread as it arrives. Returns `None` when HiGHS
 /// did not return within [`ABANDON_AFTER`] of `stop` being raised or of the
 /// deadline: HiGHS runs no interrupt callback inside the MIP's root LP (minutes
 /// on a 16×16 board) and may overrun its own limit there, so it is then left to
@@ -221,22 +295,26 @@ pub const ABANDON_AFTER: Duration = Duration::from_secs(1);
 fn solve_or_abandon(
     env: &MipEnv,
     problem: MipProblem,
-    stop: &Stop,
-    deadline: Option<Instant>,
+    (stop, deadline): (&Stop, Option<Instant>),
+    offer: &mut dyn FnMut(Incumbent),
 ) -> Result<Option<bridge::MipResult>, Error> {
     let (tx, rx) = mpsc::channel();
     let solver_env = env.clone();
+    // Incumbents reach this thread through the answer's channel, before the answer.
+    let relay = tx.clone();
+    let incumbents = Incumbents::new(move |found| drop(relay.send(Message::Incumbent(found))));
     let _detached = std::thread::Builder::new()
         .name("highs".to_owned())
         .spawn(move || {
-            let result = solver_env.solve(&problem);
-            let _ = tx.send(result);
+            let result = solver_env.solve(&problem, &incumbents);
+            let _ = tx.send(Message::Done(result));
         })
         .map_err(|e| Error::Bridge(format!("cannot start the HiGHS thread: {e}")))?;
     let mut stopped_at: Option<Instant> = None;
     loop {
         match rx.recv_timeout(Duration::from_millis(50)) {
-            Ok(result) => return result.map(Some),
+            Ok(Message::Incumbent(incumbent)) => offer(incumbent),
+            Ok(Message::Done(result)) => return result.map(Some),
             Err(mpsc::RecvTimeoutError::Disconnected) => {
                 return Err(Error::Bridge("the HiGHS thread ended without an answer".to_owned()));
             }
