@@ -38,7 +38,7 @@ pub struct Stats {
     pub improvements: u64,
     /// Rounds CP-SAT proved optimal (no better placement of that region exists).
     pub proved: u64,
-    /// The score of the board given and of the board returned.
+    /// The score of the board given.
     pub from: usize,
     /// The score of the board returned.
     pub to: usize,
@@ -60,7 +60,7 @@ enum Shape {
     Scattered,
 }
 
-/// The cells of a `side` × `side` window with its top left at (`row`, `col`), clipped to the grid.
+/// The cells of a `height` × `width` window with its top left at (`row`, `col`), moved inside the grid.
 fn window(grid: Grid, row: isize, col: isize, height: usize, width: usize) -> Vec<usize> {
     let top = row.clamp(0, (grid.height.saturating_sub(height)) as isize) as usize;
     let left = col.clamp(0, (grid.width.saturating_sub(width)) as isize) as usize;

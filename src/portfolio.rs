@@ -52,7 +52,7 @@ pub struct Answer {
 pub struct Arm<S> {
     /// The solver.
     pub solver: S,
-    /// Its threads (CP-SAT workers; 1 for the others).
+    /// Its threads: CP-SAT's workers, the native search's threads; CaDiCaL and the others run one.
     pub threads: u32,
 }
 
@@ -92,7 +92,8 @@ pub struct ArmReport {
 pub struct Stats {
     /// The arm whose answer ended the race.
     pub winner: Option<String>,
-    /// Seconds from the start until the winner's answer was verified.
+    /// Seconds from the race's start until the winner returned its answer, by
+    /// the arm's own clock (the checker's time after it is not counted).
     pub winner_seconds: Option<f64>,
     /// Every arm, in the order of the options.
     pub arms: Vec<ArmReport>,

@@ -273,7 +273,8 @@ struct Found {
 }
 
 /// Runs one arm. Each new best is checked before it joins the trace; a board
-/// that breaks a rule other than a mismatched join is the solver's bug, an error.
+/// that is not full or breaks a rule other than a mismatched join is left out
+/// of the trace (the arm's final board is checked again by the caller).
 fn run_arm(arm: ScoreArm, instance: &Instance, limits: &Limits, stop: &Stop) -> Result<Found, Error> {
     if arm == ScoreArm::Blackwood {
         return run_blackwood(instance, limits, stop);

@@ -31,7 +31,8 @@ pub struct Collected {
     pub best: Option<(usize, Board, Report)>,
 }
 
-/// The checkpoints of `dir` (`*.checkpoint.json`), in natural order (`task-2` before `task-10`).
+/// The checkpoints of `dir` (`*.checkpoint.json`), shorter names first, then by
+/// name (so `task-2` comes before `task-10`).
 fn checkpoints(dir: &Path) -> Result<Vec<PathBuf>, Error> {
     let io = |source| Error::Io { path: dir.to_owned(), source };
     let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)

@@ -233,7 +233,9 @@ impl Plan {
     }
 }
 
-/// How a candidate list is read at a depth: exact, then breaking the west join, then the north.
+/// How a candidate list is read at a depth: exact, then breaking the join of
+/// side B, then of side A (A and B: the cell's first two known sides in the
+/// order north, east, south, west; in a row scan, B is west and A north).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 enum Phase {
     #[default]
