@@ -130,9 +130,9 @@ fn scattered(instance: &Instance, board: &Board, count: usize, rng: &mut Rng) ->
             mismatched.then(|| if rng.below(2) == 0 { cell } else { other })
         })
         .collect();
-    shuffle(&mut ends, rng);
+    rng.shuffle(&mut ends);
     let mut rest: Vec<usize> = (0..grid.cells()).collect();
-    shuffle(&mut rest, rng);
+    rng.shuffle(&mut rest);
     let mut taken = vec![false; grid.cells()];
     let mut cells = Vec::with_capacity(count);
     for cell in ends.into_iter().chain(rest) {
@@ -172,12 +172,6 @@ pub fn finish(instance: &Instance, board: &Board, limits: &Limits, stop: &Stop) 
         return Err(Error::Rejected(format!("the finished board failed the checker: {report}")));
     }
     Ok(full)
-}
-
-fn shuffle(items: &mut [usize], rng: &mut Rng) {
-    for i in (1..items.len()).rev() {
-        items.swap(i, rng.below(i + 1));
-    }
 }
 
 /// Share of the time limit that finishing a partial board may take before the repair rounds.

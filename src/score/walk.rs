@@ -222,10 +222,7 @@ impl Plan {
                 (&tables.b_start, &mut tables.by_b),
             ] {
                 for k in 0..start.len() - 1 {
-                    let slice = &mut list[start[k] as usize..start[k + 1] as usize];
-                    for i in (1..slice.len()).rev() {
-                        slice.swap(i, rng.below(i + 1));
-                    }
+                    rng.shuffle(&mut list[start[k] as usize..start[k + 1] as usize]);
                 }
             }
         }
