@@ -160,7 +160,7 @@ pub fn finish(instance: &Instance, board: &Board, limits: &Limits, stop: &Stop) 
     fixed.clues = (0..board.cells.len())
         .filter_map(|cell| board.cells[cell].map(|placement| crate::puzzle::Clue { cell, placement }))
         .collect();
-    let found = crate::cpsat::maximize(&fixed, limits, stop)?;
+    let found = crate::cpsat::maximize::maximize(&fixed, limits, stop)?;
     let full = found.board.filter(|b| b.placed() == instance.grid.cells()).ok_or_else(|| {
         Error::Options(format!(
             "CP-SAT found no full board around the {} placed cells within the time limit",

@@ -159,7 +159,7 @@ impl Solver {
     /// Looks for the best full board by matched joins within `limits`, calling
     /// `on_best` with each board that beats the earlier ones (its board still to
     /// be checked). The native search (`search`, and `auto`) walks with a break
-    /// budget ([`score`]); CP-SAT ([`cpsat::maximize_from`], in time slices) and
+    /// budget ([`score`]); CP-SAT ([`cpsat::maximize::maximize_from`], in time slices) and
     /// the MIP ([`mip::solve_from`], through HiGHS' incumbent callback) maximize
     /// the matched joins of the whole board. All three start from
     /// `options.incumbent` (a resumed run's board) and return nothing worse.
@@ -183,7 +183,7 @@ impl Solver {
                     report(&score::Best { board: board.clone(), score, seconds });
                 };
                 let incumbent = options.incumbent.as_ref();
-                cpsat::maximize_from(instance, incumbent, limits, stop, &mut found)?.map_stats(Stats::Cpsat)
+                cpsat::maximize::maximize_from(instance, incumbent, limits, stop, &mut found)?.map_stats(Stats::Cpsat)
             }
             Solver::Mip(mip_options) => {
                 let report = injected("mip", on_best);
@@ -532,7 +532,7 @@ fn complete(
         last = Some((score, offset + seconds));
         on_best(&score::Best { board: board.clone(), score, seconds: offset + seconds });
     };
-    let completed = cpsat::maximize_from(instance, None, &rest, stop, &mut found);
+    let completed = cpsat::maximize::maximize_from(instance, None, &rest, stop, &mut found);
     let Stats::Score(stats) = &mut outcome.stats else { unreachable!("the score search returns score stats") };
     match completed {
         Ok(found) => {

@@ -1,7 +1,7 @@
 //! The CP-SAT solver: parameters, the solve through the bridge, and decoding the response into a board.
 
 pub mod bridge;
-mod maximize;
+pub mod maximize;
 pub mod model;
 pub mod policy;
 pub mod proto;
@@ -13,7 +13,6 @@ use std::time::Instant;
 use prost::Message as _;
 
 pub use self::bridge::{SolveEnv, Stopper};
-pub use self::maximize::{FIRST_SLICE, MAX_SLICE, maximize, maximize_from};
 use self::proto::{CpSolverResponse, CpSolverStatus, SatParameters};
 use crate::error::Error;
 use crate::outcome::{Limits, Outcome, Status};
@@ -75,7 +74,7 @@ pub struct Stats {
     pub hint_cells: usize,
     /// Seconds the native search ran to make the hint.
     pub hint_seconds: f64,
-    /// Solves run one after another (the score's time slices, see [`maximize_from`]); 0 for one solve.
+    /// Solves run one after another (the score's time slices, see [`maximize::maximize_from`]); 0 for one solve.
     pub slices: u32,
     /// True when a slice proved that no board beats the last one found.
     pub proved_optimal: bool,
