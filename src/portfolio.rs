@@ -139,9 +139,7 @@ pub fn race<S: Entrant>(
 ) -> Result<Outcome<Stats>, Error> {
     let start = Instant::now();
     let stops: Vec<Stop> = arms.iter().map(|_| stop.child()).collect();
-    let mut reports: Vec<Option<ArmReport>> = vec![None; arms.len()];
-    let mut best: Option<(Option<Board>, usize)> = None;
-    let mut winner: Option<(usize, (Status, Option<Board>), f64)> = None;
+    let mut standings = Standings::new(arms.len());
     let mut status = Progress::new(progress, arms);
     crate::live::arms(&arms.iter().map(|a| (a.solver.name().to_owned(), a.threads)).collect::<Vec<_>>());
     std::thread::scope(|scope| {
@@ -150,15 +148,7 @@ pub fn race<S: Entrant>(
             let tx = tx.clone();
             let arm_limits = Limits { threads: arm.threads, ..*limits };
             let _ = scope.spawn(move || {
-                let began = start.elapsed().as_secs_f64();
-                let mut seconds = None;
-                let outcome = arm.solver.enter(instance, &arm_limits, arm_stop).and_then(|answer| {
-                    seconds = Some(began + answer.seconds);
-                    let accepted = accept(instance, answer.status, answer.board.as_ref())?;
-                    Ok(((answer.status, answer.board), accepted))
-                });
-                let seconds = seconds.unwrap_or_else(|| start.elapsed().as_secs_f64());
-                let _ = tx.send(Finished { index, outcome, seconds });
+                let _ = tx.send(run_arm(index, arm, (instance, &arm_limits, arm_stop), start));
             });
         }
         drop(tx);
@@ -167,57 +157,100 @@ pub fn race<S: Entrant>(
             let finished = match rx.recv_timeout(Duration::from_millis(250)) {
                 Ok(finished) => finished,
                 Err(mpsc::RecvTimeoutError::Timeout) => {
-                    status.tick(start, &reports);
+                    status.tick(start, &standings.reports);
                     continue;
                 }
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
             };
             running -= 1;
-            let arm = &arms[finished.index];
-            let mut report = ArmReport {
-                solver: arm.solver.name().to_owned(),
-                threads: arm.threads,
-                status: Status::Unknown,
-                seconds: finished.seconds,
-                error: None,
-            };
-            match finished.outcome {
-                Ok((answer, accepted)) => {
-                    report.status = answer.0;
-                    let decisive = accepted.solved || answer.0 == Status::Infeasible;
-                    if decisive && winner.is_none() {
-                        winner = Some((finished.index, answer, finished.seconds));
-                        stops.iter().for_each(Stop::raise);
-                    } else if accepted.report.is_some() && best.as_ref().is_none_or(|(_, s)| accepted.score > *s) {
-                        best = Some((answer.1, accepted.score));
-                    }
-                }
-                Err(error) => report.error = Some(error.to_string()),
-            }
-            status.finished(&report);
-            let state = if report.error.is_some() { "error".to_owned() } else { report.status.to_string() };
-            crate::live::arm_done(finished.index, &state, report.seconds);
-            reports[finished.index] = Some(report);
+            let report = standings.record(finished, arms, &stops);
+            status.finished(report);
         }
     });
     status.clear();
-    let arms_done: Vec<ArmReport> = reports.into_iter().flatten().collect();
-    let (status, board, winner_kind, winner_seconds) = match winner {
-        Some((index, (status, board), seconds)) => {
-            (status, board, Some(arms[index].solver.name().to_owned()), Some(seconds))
-        }
-        None => {
-            let status = if stop.is_raised() { Status::Interrupted } else { Status::Unknown };
-            (status, best.and_then(|(board, _)| board), None, None)
-        }
-    };
-    if winner_kind.is_none() && arms_done.iter().all(|a| a.error.is_some()) {
-        let errors: Vec<String> = arms_done.iter().filter_map(|a| a.error.clone()).collect();
-        return Err(Error::Options(format!("every arm failed: {}", errors.join("; "))));
+    standings.conclude(arms, stop, start)
+}
+
+/// Runs one arm on its thread (started `start`): its answer, checked, and
+/// its seconds from the race's start by its own clock.
+fn run_arm<S: Entrant>(
+    index: usize,
+    arm: &Arm<S>,
+    (instance, limits, stop): (&Instance, &Limits, &Stop),
+    start: Instant,
+) -> Finished {
+    let began = start.elapsed().as_secs_f64();
+    let mut seconds = None;
+    let outcome = arm.solver.enter(instance, limits, stop).and_then(|answer| {
+        seconds = Some(began + answer.seconds);
+        let accepted = accept(instance, answer.status, answer.board.as_ref())?;
+        Ok(((answer.status, answer.board), accepted))
+    });
+    let seconds = seconds.unwrap_or_else(|| start.elapsed().as_secs_f64());
+    Finished { index, outcome, seconds }
+}
+
+/// The race so far: each finished arm's report, the winner, the best board of the others.
+struct Standings {
+    reports: Vec<Option<ArmReport>>,
+    best: Option<(Option<Board>, usize)>,
+    winner: Option<(usize, (Status, Option<Board>), f64)>,
+}
+
+impl Standings {
+    fn new(arms: usize) -> Standings {
+        Standings { reports: vec![None; arms], best: None, winner: None }
     }
-    let seconds = winner_seconds.unwrap_or_else(|| start.elapsed().as_secs_f64());
-    let stats = Stats { winner: winner_kind, winner_seconds, arms: arms_done };
-    Ok(Outcome { status, board, seconds, stats })
+
+    /// Takes a finished arm's answer: the first decisive one wins and stops
+    /// the others; a better board than the best so far is kept. Returns its report.
+    fn record<S: Entrant>(&mut self, finished: Finished, arms: &[Arm<S>], stops: &[Stop]) -> &ArmReport {
+        let arm = &arms[finished.index];
+        let mut report = ArmReport {
+            solver: arm.solver.name().to_owned(),
+            threads: arm.threads,
+            status: Status::Unknown,
+            seconds: finished.seconds,
+            error: None,
+        };
+        match finished.outcome {
+            Ok((answer, accepted)) => {
+                report.status = answer.0;
+                let decisive = accepted.solved || answer.0 == Status::Infeasible;
+                if decisive && self.winner.is_none() {
+                    self.winner = Some((finished.index, answer, finished.seconds));
+                    stops.iter().for_each(Stop::raise);
+                } else if accepted.report.is_some() && self.best.as_ref().is_none_or(|(_, s)| accepted.score > *s) {
+                    self.best = Some((answer.1, accepted.score));
+                }
+            }
+            Err(error) => report.error = Some(error.to_string()),
+        }
+        let state = if report.error.is_some() { "error".to_owned() } else { report.status.to_string() };
+        crate::live::arm_done(finished.index, &state, report.seconds);
+        self.reports[finished.index].insert(report)
+    }
+
+    /// The race's outcome once every arm returned.
+    fn conclude<S: Entrant>(self, arms: &[Arm<S>], stop: &Stop, start: Instant) -> Result<Outcome<Stats>, Error> {
+        let arms_done: Vec<ArmReport> = self.reports.into_iter().flatten().collect();
+        let (status, board, winner_kind, winner_seconds) = match self.winner {
+            Some((index, (status, board), seconds)) => {
+                (status, board, Some(arms[index].solver.name().to_owned()), Some(seconds))
+            }
+            None => {
+                let status = if stop.is_raised() { Status::Interrupted } else { Status::Unknown };
+                (status, self.best.and_then(|(board, _)| board), None, None)
+            }
+        };
+        if winner_kind.is_none() && arms_done.iter().all(|a| a.error.is_some()) {
+            let errors: Vec<String> = arms_done.iter().filter_map(|a| a.error.clone()).collect();
+            return Err(Error::Options(format!("every arm failed: {}", errors.join("; "))));
+        }
+        let seconds = winner_seconds.unwrap_or_else(|| start.elapsed().as_secs_f64());
+        let stats = Stats { winner: winner_kind, winner_seconds, arms: arms_done };
+        Ok(Outcome { status, board, seconds, stats })
+    }
 }
 
 /// The race's status on stderr: a live line on a terminal, plain lines otherwise.
