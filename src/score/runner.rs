@@ -37,6 +37,18 @@ pub(crate) struct Walks<'a> {
 }
 
 impl Walks<'_> {
+    /// What the walks counted so far (the other counters left at their defaults).
+    fn counted(&self) -> Stats {
+        Stats {
+            nodes: self.nodes.load(Ordering::Relaxed),
+            attempts: self.attempts.load(Ordering::Relaxed),
+            walks: self.per_walk.iter().map(|a| a.load(Ordering::Relaxed)).collect(),
+            deepest: self.shared.deepest.load(Ordering::Relaxed),
+            depths: self.depths.iter().map(|d| d.load(Ordering::Relaxed)).collect(),
+            ..Stats::default()
+        }
+    }
+
     /// Thread `t`'s attempts until the run is over. Attempt `k` of thread `t`
     /// sorts its lists with a generator seeded from (seed, t, k), so one
     /// thread with one seed walks the same attempts every time.
@@ -85,17 +97,7 @@ pub(crate) fn solve(
         (AtomicBool::new(false), AtomicUsize::new(0), AtomicU64::new(0), AtomicU64::new(0));
     let found = |board: Board, breaks: usize| keeper.offer(board, breaks);
     let threads = limits.threads.max(1) as usize;
-    let plan = std::thread::scope(|scope| {
-        let (keeper, flag) = (&keeper, &flag);
-        let pilot_ends = super::pilot::pilot_deadline(start, limits.time_limit);
-        let _ = scope.spawn(move || keeper.watch(flag, stop, pilot_ends));
-        let work = Work::for_limit(limits.time_limit);
-        let plan = Plan::settle(instance, options, work, (limits.seed, threads), (&keeper.breaks, flag), &found);
-        flag.store(true, Ordering::Relaxed);
-        plan
-    });
-    flag.store(false, Ordering::Relaxed);
-    let Ok((plan, lists)) = plan.and_then(|plan| plan.lists(instance).map(|lists| (plan, lists))) else {
+    let Some((plan, lists)) = settle(instance, (options, limits), (&keeper, &flag, stop, start), &found) else {
         return finish(Status::Infeasible, None, Stats::default());
     };
     let depths: Vec<AtomicUsize> = (0..=lists.free()).map(|_| AtomicUsize::new(0)).collect();
@@ -109,19 +111,10 @@ pub(crate) fn solve(
         }
     };
     let shared = Shared { best: &keeper.breaks, stop: &flag, deadline, found: &found, deep: &deep, deepest: &deepest };
-    let attempt = Attempt {
-        budget: usize::MAX,
-        cap: options.attempt_nodes.unwrap_or(SCAN_ATTEMPT_NODES),
-        extend: 0,
-        report_from: within(lists.free(), options.completion.cells),
-        report_all: within(lists.free(), options.completion.every),
-        stall: STALL,
-        expect: plan.first_break(),
-    };
     let walks = Walks {
         instance,
         lists: &lists,
-        attempt,
+        attempt: first_attempt(options, &lists, &plan),
         seed: limits.seed,
         shared,
         nodes: &nodes,
@@ -145,18 +138,48 @@ pub(crate) fn solve(
         flag.store(true, Ordering::Relaxed);
     });
     let stats = Stats {
-        nodes: nodes.load(Ordering::Relaxed),
-        attempts: attempts.load(Ordering::Relaxed),
-        walks: per_walk.iter().map(|a| a.load(Ordering::Relaxed)).collect(),
-        deepest: deepest.load(Ordering::Relaxed),
-        depths: depths.iter().map(|d| d.load(Ordering::Relaxed)).collect(),
         completions: queue.completed.load(Ordering::Relaxed),
         reported: reported.load(Ordering::Relaxed),
         completions_improved: queue.improved.load(Ordering::Relaxed),
         plan: plan.to_string(),
-        ..Stats::default()
+        ..walks.counted()
     };
     keeper.finish(stop, stats, finish)
+}
+
+/// Settles the plan by the pilot walks (the keeper watching the stop and the
+/// pilots' share of the time limit) and builds its candidate lists; `None`
+/// when the board leaves no plan.
+fn settle(
+    instance: &Instance,
+    (options, limits): (&Options, &Limits),
+    (keeper, flag, stop, start): (&Keeper<'_>, &AtomicBool, &Stop, Instant),
+    found: &(dyn Fn(Board, usize) + Sync),
+) -> Option<(Plan, Lists)> {
+    let threads = limits.threads.max(1) as usize;
+    let plan = std::thread::scope(|scope| {
+        let pilot_ends = super::pilot::pilot_deadline(start, limits.time_limit);
+        let _ = scope.spawn(move || keeper.watch(flag, stop, pilot_ends));
+        let work = Work::for_limit(limits.time_limit);
+        let plan = Plan::settle(instance, options, work, (limits.seed, threads), (&keeper.breaks, flag), found);
+        flag.store(true, Ordering::Relaxed);
+        plan
+    });
+    flag.store(false, Ordering::Relaxed);
+    plan.and_then(|plan| plan.lists(instance).map(|lists| (plan, lists))).ok()
+}
+
+/// The first attempt's settings for `plan` on `lists`.
+fn first_attempt(options: &Options, lists: &Lists, plan: &Plan) -> Attempt {
+    Attempt {
+        budget: usize::MAX,
+        cap: options.attempt_nodes.unwrap_or(SCAN_ATTEMPT_NODES),
+        extend: 0,
+        report_from: within(lists.free(), options.completion.cells),
+        report_all: within(lists.free(), options.completion.every),
+        stall: STALL,
+        expect: plan.first_break(),
+    }
 }
 
 /// The depth at which `cells` of `free` cells are left (`usize::MAX` for 0: never).
