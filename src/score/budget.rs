@@ -48,6 +48,16 @@ struct Run<'a> {
 }
 
 impl Run<'_> {
+    /// Nodes, attempts and each walk's attempts so far (the other counters at their defaults).
+    fn counted(&self) -> Stats {
+        Stats {
+            nodes: self.nodes.load(Ordering::Relaxed) as u64,
+            attempts: self.attempts.load(Ordering::Relaxed) as u64,
+            walks: self.per_walk.iter().map(|a| a.load(Ordering::Relaxed) as u64).collect(),
+            ..Stats::default()
+        }
+    }
+
     /// One thread's attempts under `schedule` from `budget` breaks until the run
     /// is over or `until` passes. Without a board, an attempt that finds none
     /// allows one break more the next time when `grow`.
@@ -140,34 +150,12 @@ pub(crate) fn solve(
     let joins = instance.grid.max_score();
     let deadline =
         limits.time_limit.and_then(|t| Duration::try_from_secs_f64(t.max(0.0)).ok()).and_then(|d| start.checked_add(d));
-    let target_breaks = joins - options.target.unwrap_or(joins).min(joins);
-    let incumbent = options.incumbent.as_ref().map(|board| Best {
-        board: board.clone(),
-        score: board.score(instance),
-        seconds: 0.0,
-    });
-    let best_breaks = AtomicUsize::new(incumbent.as_ref().map_or(usize::MAX, |b| joins - b.score));
-    let done = AtomicBool::new(incumbent.as_ref().is_some_and(|b| joins - b.score <= target_breaks));
-    let best: Mutex<Option<Best>> = Mutex::new(incumbent);
-    let found = |board: Board, breaks: usize| {
-        // The score from the board itself, not the walk's count (see `Keeper::offer`).
-        let score = board.score(instance);
-        let breaks = breaks.max(joins - score);
-        let mut slot = best.lock().unwrap_or_else(|e| e.into_inner());
-        if slot.as_ref().is_some_and(|b| b.score >= score) {
-            return;
-        }
-        let new = Best { board, score, seconds: start.elapsed().as_secs_f64() };
-        on_best(&new);
-        *slot = Some(new);
-        if breaks <= target_breaks {
-            done.store(true, Ordering::Relaxed);
-        }
-    };
+    let kept = Kept::new(instance, options, on_best, start);
+    let found = |board: Board, breaks: usize| kept.offer(board, breaks);
     let (flag, deepest, nodes, attempts) =
         (AtomicBool::new(false), AtomicUsize::new(0), AtomicUsize::new(0), AtomicUsize::new(0));
     let shared = walk::Shared {
-        best: &best_breaks,
+        best: &kept.breaks,
         stop: &flag,
         found: &found,
         deadline,
@@ -184,30 +172,20 @@ pub(crate) fn solve(
         nodes: &nodes,
         attempts: &attempts,
         per_walk: &per_walk,
-        done: &done,
+        done: &kept.done,
     };
     std::thread::scope(|scope| {
-        // The walks poll one flag; it follows the stop handle, the deadline and the end of the run.
-        let _ = scope.spawn(|| {
-            while !flag.load(Ordering::Relaxed) {
-                if stop.is_raised() || done.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
-                    flag.store(true, Ordering::Relaxed);
-                }
-                std::thread::sleep(Duration::from_millis(20));
-            }
-        });
+        let _ = scope.spawn(|| follow(&flag, stop, &kept.done, deadline));
         run.phases(threads, joins);
         flag.store(true, Ordering::Relaxed);
     });
-    let best = best.into_inner().unwrap_or_else(|e| e.into_inner());
+    let counted = run.counted();
+    let best = kept.best.into_inner().unwrap_or_else(|e| e.into_inner());
     let stats = Stats {
-        nodes: nodes.load(Ordering::Relaxed) as u64,
-        attempts: attempts.load(Ordering::Relaxed) as u64,
-        walks: per_walk.iter().map(|a| a.load(Ordering::Relaxed) as u64).collect(),
         best_breaks: best.as_ref().map(|b| joins - b.score),
         best_seconds: best.as_ref().map(|b| b.seconds),
         deepest: deepest.load(Ordering::Relaxed),
-        ..Stats::default()
+        ..counted
     };
     let status = match &best {
         Some(b) if b.score == joins => Status::Solved,
@@ -215,6 +193,70 @@ pub(crate) fn solve(
         _ => Status::Unknown,
     };
     finish(status, best.map(|b| b.board), stats)
+}
+
+/// Raises the walks' one flag when the stop handle is raised, the run is
+/// done or the deadline passes; returns once the flag is up.
+fn follow(flag: &AtomicBool, stop: &Stop, done: &AtomicBool, deadline: Option<Instant>) {
+    while !flag.load(Ordering::Relaxed) {
+        if stop.is_raised() || done.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
+            flag.store(true, Ordering::Relaxed);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// The run's best board, shared by the walks: the incumbent (a resumed
+/// run's board) first, then each better board, handed to `on_best`.
+struct Kept<'a> {
+    instance: &'a Instance,
+    on_best: &'a (dyn Fn(&Best) + Sync),
+    start: Instant,
+    /// The breaks at which the run is done (`--target`).
+    target_breaks: usize,
+    best: Mutex<Option<Best>>,
+    /// The best board's breaks, read by the walks as their bound.
+    breaks: AtomicUsize,
+    done: AtomicBool,
+}
+
+impl<'a> Kept<'a> {
+    fn new(instance: &'a Instance, options: &Options, on_best: &'a (dyn Fn(&Best) + Sync), start: Instant) -> Self {
+        let joins = instance.grid.max_score();
+        let target_breaks = joins - options.target.unwrap_or(joins).min(joins);
+        let incumbent = options.incumbent.as_ref().map(|board| Best {
+            board: board.clone(),
+            score: board.score(instance),
+            seconds: 0.0,
+        });
+        Kept {
+            instance,
+            on_best,
+            start,
+            target_breaks,
+            breaks: AtomicUsize::new(incumbent.as_ref().map_or(usize::MAX, |b| joins - b.score)),
+            done: AtomicBool::new(incumbent.as_ref().is_some_and(|b| joins - b.score <= target_breaks)),
+            best: Mutex::new(incumbent),
+        }
+    }
+
+    /// A full board a walk found with `breaks` by its count: kept and handed
+    /// on when it beats the best so far.
+    fn offer(&self, board: Board, breaks: usize) {
+        // The score from the board itself, not the walk's count (see `Keeper::offer`).
+        let score = board.score(self.instance);
+        let breaks = breaks.max(self.instance.grid.max_score() - score);
+        let mut slot = self.best.lock().unwrap_or_else(|e| e.into_inner());
+        if slot.as_ref().is_some_and(|b| b.score >= score) {
+            return;
+        }
+        let new = Best { board, score, seconds: self.start.elapsed().as_secs_f64() };
+        (self.on_best)(&new);
+        *slot = Some(new);
+        if breaks <= self.target_breaks {
+            self.done.store(true, Ordering::Relaxed);
+        }
+    }
 }
 
 #[cfg(test)]
