@@ -296,51 +296,97 @@ pub(crate) fn at_most_one(kind: Am1, lits: &[i32], cnf: &mut Cnf, vars: &mut Bas
 pub fn encode(instance: &Instance, options: &EncodeOptions) -> Encoding {
     let grid = instance.grid;
     let (fits, allowed, pruned_placements) = placements::prune(instance);
-
-    // Placement variables, cell by cell.
-    let mut placements = Vec::new();
-    let mut by_cell: Vec<Vec<i32>> = vec![Vec::new(); grid.cells()];
-    let mut by_piece: Vec<Vec<i32>> = vec![Vec::new(); instance.pieces.len()];
-    for (cell, ps) in fits.iter().enumerate() {
-        for &p in ps {
-            let v = var_number(placements.len());
-            placements.push((cell, p));
-            by_cell[cell].push(v);
-            by_piece[p.piece].push(v);
-        }
-    }
-
-    // Seam variables, join by join; `seam_vars[cell * 4 + side]` lists (colour, var) for E and S.
-    let mut seams = Vec::new();
-    let mut seam_vars: Vec<Vec<(Colour, i32)>> = vec![Vec::new(); grid.cells() * 4];
-    for (cell, side) in grid.joins() {
-        for colour in allowed[cell][side.index()].iter() {
-            let v = var_number(placements.len() + seams.len());
-            seams.push((cell, side, colour));
-            seam_vars[cell * 4 + side.index()].push((colour, v));
-        }
-    }
-    let seam_var = |cell: usize, side: Side, colour: Colour| -> Option<i32> {
-        let (c, s) = join_of(grid, cell, side)?;
-        seam_vars[c * 4 + s.index()].iter().find(|&&(k, _)| k == colour).map(|&(_, v)| v)
-    };
-
-    let fixed = u32::try_from(placements.len() + seams.len()).expect("fewer than 2^32 variables");
+    let vars = Variables::number(instance, &fits, &allowed);
+    let fixed = u32::try_from(vars.placements.len() + vars.seams.len()).expect("fewer than 2^32 variables");
     let mut cnf = Cnf::new();
     cnf.variables = fixed;
-    let mut vars = BasicVarManager::from_next_free(Var::new(fixed));
-
+    let mut auxiliaries = BasicVarManager::from_next_free(Var::new(fixed));
     // Exactly one placement per cell and per piece.
-    for group in by_cell.iter().chain(&by_piece) {
+    for group in vars.by_cell.iter().chain(&vars.by_piece) {
         cnf.push(group);
-        at_most_one(options.am1, group, &mut cnf, &mut vars);
+        at_most_one(options.am1, group, &mut cnf, &mut auxiliaries);
+    }
+    one_colour_per_seam(grid, &vars.seam_vars, &mut cnf);
+    vars.channel(instance, options.support, &mut cnf);
+    let Variables { placements, seams, .. } = vars;
+    Encoding { grid, cnf, placements, seams, pruned_placements }
+}
+
+/// The encoding's fixed variables: placements cell by cell, then seams join by join.
+struct Variables {
+    placements: Vec<(usize, Placement)>,
+    by_cell: Vec<Vec<i32>>,
+    by_piece: Vec<Vec<i32>>,
+    seams: Vec<(usize, Side, Colour)>,
+    /// `seam_vars[cell * 4 + side]` lists (colour, var) of the join to the E and S.
+    seam_vars: Vec<Vec<(Colour, i32)>>,
+}
+
+impl Variables {
+    /// Numbers the placements that survived pruning (`fits`) and the seam colours `allowed`.
+    fn number(instance: &Instance, fits: &[Vec<Placement>], allowed: &[[placements::Colours; 4]]) -> Variables {
+        let grid = instance.grid;
+        let mut placements = Vec::new();
+        let mut by_cell: Vec<Vec<i32>> = vec![Vec::new(); grid.cells()];
+        let mut by_piece: Vec<Vec<i32>> = vec![Vec::new(); instance.pieces.len()];
+        for (cell, ps) in fits.iter().enumerate() {
+            for &p in ps {
+                let v = var_number(placements.len());
+                placements.push((cell, p));
+                by_cell[cell].push(v);
+                by_piece[p.piece].push(v);
+            }
+        }
+        let mut seams = Vec::new();
+        let mut seam_vars: Vec<Vec<(Colour, i32)>> = vec![Vec::new(); grid.cells() * 4];
+        for (cell, side) in grid.joins() {
+            for colour in allowed[cell][side.index()].iter() {
+                let v = var_number(placements.len() + seams.len());
+                seams.push((cell, side, colour));
+                seam_vars[cell * 4 + side.index()].push((colour, v));
+            }
+        }
+        Variables { placements, by_cell, by_piece, seams, seam_vars }
     }
 
-    // Exactly one colour per seam (pairwise: few colours).
-    for group in &seam_vars {
-        if group.is_empty() {
-            continue;
+    /// The seam variable of the join from `cell` across `side` in `colour`, if that colour may show there.
+    fn seam(&self, grid: Grid, cell: usize, side: Side, colour: Colour) -> Option<i32> {
+        let (c, s) = join_of(grid, cell, side)?;
+        self.seam_vars[c * 4 + s.index()].iter().find(|&&(k, _)| k == colour).map(|&(_, v)| v)
+    }
+
+    /// Each placement shows its colours on its inner sides; with `support`,
+    /// each seam colour needs a placement showing it on each side.
+    fn channel(&self, instance: &Instance, support: bool, cnf: &mut Cnf) {
+        let grid = instance.grid;
+        let mut showing: Vec<Vec<i32>> = vec![Vec::new(); if support { self.seams.len() * 2 } else { 0 }];
+        for (i, &(cell, p)) in self.placements.iter().enumerate() {
+            let x = var_number(i);
+            for side in Side::ALL.into_iter().filter(|&side| !grid.is_rim_side(cell, side)) {
+                let colour = instance.pieces[p.piece].side(p.rotation, side);
+                let c = self
+                    .seam(grid, cell, side, colour)
+                    .expect("pruning keeps only placements whose seam colours exist");
+                cnf.push(&[-x, c]);
+                if support {
+                    let seam_index = c as usize - self.placements.len() - 1;
+                    let near = usize::from(matches!(side, Side::W | Side::N));
+                    showing[seam_index * 2 + near].push(x);
+                }
+            }
         }
+        for (k, showing) in showing.iter_mut().enumerate() {
+            let c = var_number(self.placements.len() + k / 2);
+            showing.insert(0, -c);
+            cnf.push(showing);
+        }
+    }
+}
+
+/// Exactly one colour per seam (pairwise: few colours); a join whose cells
+/// share no colour has no seam variable, so no model: an empty clause.
+fn one_colour_per_seam(grid: Grid, seam_vars: &[Vec<(Colour, i32)>], cnf: &mut Cnf) {
+    for group in seam_vars.iter().filter(|group| !group.is_empty()) {
         let lits: Vec<i32> = group.iter().map(|&(_, v)| v).collect();
         cnf.push(&lits);
         for (i, &a) in lits.iter().enumerate() {
@@ -349,37 +395,9 @@ pub fn encode(instance: &Instance, options: &EncodeOptions) -> Encoding {
             }
         }
     }
-    // A join whose cells share no colour: no seam variable, no model.
     for (cell, side) in grid.joins() {
         if seam_vars[cell * 4 + side.index()].is_empty() {
             cnf.push(&[]);
         }
     }
-
-    // Each placement shows its colours on its inner sides; with support, each
-    // seam colour needs a placement showing it on each side.
-    let mut support: Vec<Vec<i32>> = vec![Vec::new(); if options.support { seams.len() * 2 } else { 0 }];
-    for (i, &(cell, p)) in placements.iter().enumerate() {
-        let x = var_number(i);
-        for side in Side::ALL {
-            if grid.is_rim_side(cell, side) {
-                continue;
-            }
-            let colour = instance.pieces[p.piece].side(p.rotation, side);
-            let c = seam_var(cell, side, colour).expect("pruning keeps only placements whose seam colours exist");
-            cnf.push(&[-x, c]);
-            if options.support {
-                let seam_index = c as usize - placements.len() - 1;
-                let near = usize::from(matches!(side, Side::W | Side::N));
-                support[seam_index * 2 + near].push(x);
-            }
-        }
-    }
-    for (k, showing) in support.iter_mut().enumerate() {
-        let c = var_number(placements.len() + k / 2);
-        showing.insert(0, -c);
-        cnf.push(showing);
-    }
-
-    Encoding { grid, cnf, placements, seams, pruned_placements }
 }
