@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use super::builder::{Builder, CellVars, Derived, Model, domain_of};
 use crate::cpsat::proto::{BoolArgumentProto, constraint_proto::Constraint};
 use crate::puzzle::placements;
-use crate::puzzle::{Instance, Side};
+use crate::puzzle::{Grid, Instance, Placement, Side};
 
 /// Builds the Boolean placement model of `instance`.
 pub fn boolean(instance: &Instance) -> Model {
@@ -51,22 +51,11 @@ pub fn boolean(instance: &Instance) -> Model {
         }
     }
 
-    let mut cells = Vec::with_capacity(grid.cells());
-    for (cell, members) in by_cell.iter().enumerate() {
-        let (row, col) = grid.row_col(cell);
-        b.add(Constraint::ExactlyOne(BoolArgumentProto { literals: members.iter().map(|&i| x[i]).collect() }));
-        let mut pieces: Vec<i64> = members.iter().map(|&i| placements[i].1.piece as i64).collect();
-        pieces.sort_unstable();
-        pieces.dedup();
-        let mut turns: Vec<i64> = members.iter().map(|&i| i64::from(placements[i].1.rotation.turns())).collect();
-        turns.sort_unstable();
-        turns.dedup();
-        let piece = b.var(format!("piece_{row}_{col}"), domain_of(&pieces));
-        let rotation = b.var(format!("rot_{row}_{col}"), domain_of(&turns));
-        channel(&mut b, piece, members, &x, |i| placements[i].1.piece as i64);
-        channel(&mut b, rotation, members, &x, |i| i64::from(placements[i].1.rotation.turns()));
-        cells.push(CellVars { piece, rotation });
-    }
+    let cells: Vec<CellVars> = by_cell
+        .iter()
+        .enumerate()
+        .map(|(cell, members)| cell_vars(&mut b, (grid, cell), members, &placements, &x))
+        .collect();
     for literals in by_piece {
         b.add(Constraint::ExactlyOne(BoolArgumentProto { literals }));
     }
@@ -99,6 +88,30 @@ pub fn boolean(instance: &Instance) -> Model {
         b.add(Constraint::ExactlyOne(BoolArgumentProto { literals }));
     }
     Model { proto: b.finish(), cells, derived }
+}
+
+/// One cell's exactly-one over its placement Booleans (`members`, indices
+/// into `placements` and `x`), and its piece and rotation variables channelled from them.
+fn cell_vars(
+    b: &mut Builder,
+    (grid, cell): (Grid, usize),
+    members: &[usize],
+    placements: &[(usize, Placement)],
+    x: &[i32],
+) -> CellVars {
+    let (row, col) = grid.row_col(cell);
+    b.add(Constraint::ExactlyOne(BoolArgumentProto { literals: members.iter().map(|&i| x[i]).collect() }));
+    let mut pieces: Vec<i64> = members.iter().map(|&i| placements[i].1.piece as i64).collect();
+    pieces.sort_unstable();
+    pieces.dedup();
+    let mut turns: Vec<i64> = members.iter().map(|&i| i64::from(placements[i].1.rotation.turns())).collect();
+    turns.sort_unstable();
+    turns.dedup();
+    let piece = b.var(format!("piece_{row}_{col}"), domain_of(&pieces));
+    let rotation = b.var(format!("rot_{row}_{col}"), domain_of(&turns));
+    channel(b, piece, members, x, |i| placements[i].1.piece as i64);
+    channel(b, rotation, members, x, |i| i64::from(placements[i].1.rotation.turns()));
+    CellVars { piece, rotation }
 }
 
 /// `target = Σ value(i)·x[i]` over the placements `members` of one cell.
