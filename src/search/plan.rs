@@ -108,6 +108,38 @@ pub(crate) fn clue_board(instance: &Instance) -> Board {
     board
 }
 
+/// The step of `cell`, whose known sides are `known` (side index, neighbour),
+/// its candidates at `base` in the tables; `sentinel` stands for a missing side.
+fn step(cell: usize, known: &[(usize, usize)], sentinel: usize, base: u32) -> Step {
+    // Source of known side k: the neighbour's packed colours, shifted so
+    // that the side facing this cell lands in the low byte.
+    let source = |k: usize| match known.get(k) {
+        Some(&(s, n)) => (n as u16, (8 * ((s + 2) % 4)) as u8, (8 * s) as u8, 0xFFu32 << (8 * s)),
+        None => (sentinel as u16, 0, 0, 0),
+    };
+    let (a_src, a_shift, _, _) = source(0);
+    let (b_src, b_shift, _, _) = source(1);
+    let (c_src, c_shift, c_put, c_mask) = source(2);
+    let (d_src, d_shift, d_put, d_mask) = source(3);
+    Step {
+        cell: cell as u16,
+        a_src,
+        b_src,
+        c_src,
+        d_src,
+        a_shift,
+        b_shift,
+        c_shift,
+        d_shift,
+        c_put,
+        d_put,
+        mask: c_mask | d_mask,
+        base,
+        filter_shift: 0,
+        begins_chain: false,
+    }
+}
+
 impl Plan {
     /// The plan of `order` for `instance`, whose clues must be consistent (see
     /// [`clue_conflict`]). A non-zero `seed` shuffles every candidate list once,
@@ -151,33 +183,7 @@ impl Plan {
                 build_table(instance, class, a_side, b_side, colours, seed, &mut rng, &mut entries, &mut starts);
                 base
             });
-            // Source of known side k: the neighbour's packed colours, shifted so
-            // that the side facing this cell lands in the low byte.
-            let source = |k: usize| match known.get(k) {
-                Some(&(s, n)) => (n as u16, (8 * ((s + 2) % 4)) as u8, (8 * s) as u8, 0xFFu32 << (8 * s)),
-                None => (sentinel as u16, 0, 0, 0),
-            };
-            let (a_src, a_shift, _, _) = source(0);
-            let (b_src, b_shift, _, _) = source(1);
-            let (c_src, c_shift, c_put, c_mask) = source(2);
-            let (d_src, d_shift, d_put, d_mask) = source(3);
-            steps.push(Step {
-                cell: cell as u16,
-                a_src,
-                b_src,
-                c_src,
-                d_src,
-                a_shift,
-                b_shift,
-                c_shift,
-                d_shift,
-                c_put,
-                d_put,
-                mask: c_mask | d_mask,
-                base,
-                filter_shift: 0,
-                begins_chain: false,
-            });
+            steps.push(step(cell, &known, sentinel, base));
             fixed[cell] = true;
         }
         starts.push(entries.len() as u32);
