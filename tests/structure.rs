@@ -1,4 +1,4 @@
-//! The layering of `src/` as a test: no import circle between its files, and no long function.
+//! The layering of `src/` as a test: no import circle between its files, and no function over 80 lines.
 //!
 //! Each file under `src/` is a module. A file depends on another when it names a path into it:
 //! `crate::a::b`, `super::x`, `self::x`, or a child module of its own, in a `use` line or in code
@@ -11,11 +11,15 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-/// Functions allowed above [`MAX_FUNCTION_LINES`], as `file::name`, each with its reason. The
-/// search's inner walk (`search/engine.rs::walk_fast`) may be one; today it fits.
-const LONG_FUNCTIONS: &[(&str, &str)] = &[];
+/// Functions allowed above [`MAX_FUNCTION_LINES`], as `file::name`, each with its reason: an
+/// inner loop whose phases share the registers of one frame, where a split costs speed.
+const LONG_FUNCTIONS: &[(&str, &str)] = &[(
+    "score/walk.rs::attempt",
+    "the break-budget walk's inner loop: open a frame, read its candidates phase by phase, \
+     place, step back, all on one stack of frames",
+)];
 
-const MAX_FUNCTION_LINES: usize = 100;
+const MAX_FUNCTION_LINES: usize = 80;
 
 /// A module path: `["search", "engine"]` for `src/search/engine.rs`, `[]` for `lib.rs`.
 type Module = Vec<String>;
@@ -439,7 +443,7 @@ fn functions(source: &Source) -> Vec<(String, usize, usize)> {
 }
 
 #[test]
-fn no_function_of_src_over_a_hundred_lines() {
+fn no_function_of_src_over_eighty_lines() {
     let mut long = Vec::new();
     for source in read_sources() {
         for (name, line, lines) in functions(&source) {

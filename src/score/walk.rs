@@ -112,6 +112,61 @@ fn pack(shown: [Colour; 4]) -> u32 {
     u32::from_le_bytes(shown)
 }
 
+/// The candidate tables of one (rim class, side A, side B) key: every
+/// placement of a piece no clue takes that fits the class, bucketed by the
+/// colours on A and B (a missing side reads as the colour `colours`).
+fn tables_of(
+    instance: &Instance,
+    (class, a_side, b_side): (usize, u8, u8),
+    clue_pieces: &[bool],
+    colours: usize,
+) -> Tables {
+    let mut cands = Vec::new();
+    for (piece, p) in instance.pieces.iter().enumerate().filter(|&(q, _)| !clue_pieces[q]) {
+        for rotation in Rotation::ALL {
+            let shown = p.rotated(rotation);
+            if (0..4).all(|s| (shown[s] == GREY) == (class >> s & 1 == 1)) {
+                cands.push(Cand { shown, piece: piece as u16, rotation: rotation.turns() });
+            }
+        }
+    }
+    let keyed = |side: u8, c: &Cand| {
+        if side == NO_SIDE { colours } else { usize::from(c.shown[usize::from(side)]) }
+    };
+    let width = colours + 1;
+    let (exact_start, exact) = bucket(width * width, &cands, |c| keyed(a_side, c) * width + keyed(b_side, c));
+    let (a_start, by_a) = bucket(width, &cands, |c| keyed(a_side, c));
+    let (b_start, by_b) = bucket(width, &cands, |c| keyed(b_side, c));
+    Tables { exact_start, exact, a_start, by_a, b_start, by_b }
+}
+
+/// Per colour: the open sides with only the clues placed (a clue's side
+/// facing a free cell), and the sides of the pieces no clue takes.
+fn colour_counts(
+    instance: &Instance,
+    clue_at: &[Option<[Colour; 4]>],
+    clue_pieces: &[bool],
+    colours: usize,
+) -> (Vec<i32>, Vec<i32>) {
+    let grid = instance.grid;
+    let mut open = vec![0i32; colours];
+    for (cell, shown) in clue_at.iter().enumerate() {
+        let Some(shown) = shown else { continue };
+        for side in Side::ALL {
+            if grid.neighbour(cell, side).is_some_and(|o| clue_at[o].is_none()) {
+                open[usize::from(shown[side.index()])] += 1;
+            }
+        }
+    }
+    let mut left = vec![0i32; colours];
+    for (_, p) in instance.pieces.iter().enumerate().filter(|&(q, _)| !clue_pieces[q]) {
+        for &c in &p.0 {
+            left[usize::from(c)] += 1;
+        }
+    }
+    (open, left)
+}
+
 impl Plan {
     /// The plan of `instance` filled in `order` (every cell once; clue cells are
     /// skipped), or why the clues alone rule every board out.
@@ -161,48 +216,12 @@ impl Plan {
             });
             steps.push(Step { cell: cell as u16, tables, known, count: count as u8, open });
         }
-        let tables = keys
-            .iter()
-            .map(|&(class, a_side, b_side)| {
-                let mut cands = Vec::new();
-                for (piece, p) in instance.pieces.iter().enumerate().filter(|&(q, _)| !clue_pieces[q]) {
-                    for rotation in Rotation::ALL {
-                        let shown = p.rotated(rotation);
-                        if (0..4).all(|s| (shown[s] == GREY) == (class >> s & 1 == 1)) {
-                            cands.push(Cand { shown, piece: piece as u16, rotation: rotation.turns() });
-                        }
-                    }
-                }
-                let keyed = |side: u8, c: &Cand| {
-                    if side == NO_SIDE { colours } else { usize::from(c.shown[usize::from(side)]) }
-                };
-                let width = colours + 1;
-                let (exact_start, exact) =
-                    bucket(width * width, &cands, |c| keyed(a_side, c) * width + keyed(b_side, c));
-                let (a_start, by_a) = bucket(width, &cands, |c| keyed(a_side, c));
-                let (b_start, by_b) = bucket(width, &cands, |c| keyed(b_side, c));
-                Tables { exact_start, exact, a_start, by_a, b_start, by_b }
-            })
-            .collect();
+        let tables = keys.iter().map(|&key| tables_of(instance, key, &clue_pieces, colours)).collect();
         let mut clue_board = Board::empty(grid);
         for clue in &instance.clues {
             clue_board.cells[clue.cell] = Some(clue.placement);
         }
-        let mut initial_open = vec![0i32; colours];
-        for (cell, shown) in clue_at.iter().enumerate() {
-            let Some(shown) = shown else { continue };
-            for side in Side::ALL {
-                if grid.neighbour(cell, side).is_some_and(|o| clue_at[o].is_none()) {
-                    initial_open[usize::from(shown[side.index()])] += 1;
-                }
-            }
-        }
-        let mut initial_left = vec![0i32; colours];
-        for (_, p) in instance.pieces.iter().enumerate().filter(|&(q, _)| !clue_pieces[q]) {
-            for &c in &p.0 {
-                initial_left[usize::from(c)] += 1;
-            }
-        }
+        let (initial_open, initial_left) = colour_counts(instance, &clue_at, &clue_pieces, colours);
         Ok(Plan { colours, steps, tables, clue_board, initial, clue_pieces, initial_open, initial_left })
     }
 
