@@ -189,14 +189,21 @@ fn assert_resumes_at(solver: &str, instance: &str, checkpoint: &Path, last: usiz
     assert!(end >= resumed, "{solver} ended at {end}, below the resumed {resumed}: {all}");
 }
 
+/// Kills a run of `solver` on `instance` right after its second best, then
+/// checks that the resumed run starts there; returns the checkpoint's path.
+fn killed_after_its_last_best_resumes_there(dir: &Path, solver: &str, instance: &str) -> std::path::PathBuf {
+    let checkpoint = dir.join("run.checkpoint.json");
+    let last = kill_after_the_second_best(solver, instance, &checkpoint);
+    assert_resumes_at(solver, instance, &checkpoint, last);
+    checkpoint
+}
+
 /// The native walk killed after its last best resumes from it. Catches a
 /// checkpoint that lags the printed best, or a resume that restarts from nothing.
 #[test]
 fn a_search_run_killed_after_its_last_best_resumes_there() {
     let dir = scratch("score-resume-search");
-    let (checkpoint, instance) = (dir.join("run.checkpoint.json"), model("planted-13x13-f5i17-s2.json"));
-    let last = kill_after_the_second_best("search", &instance, &checkpoint);
-    assert_resumes_at("search", &instance, &checkpoint, last);
+    let checkpoint = killed_after_its_last_best_resumes_there(&dir, "search", &model("planted-13x13-f5i17-s2.json"));
     // A checkpoint of another instance is refused, naming the file.
     let other = model("planted-13x13-f5i17-s1.json");
     let c = checkpoint.to_str().unwrap();
@@ -210,9 +217,7 @@ fn a_search_run_killed_after_its_last_best_resumes_there() {
 #[test]
 fn an_auto_run_killed_after_its_last_best_resumes_there() {
     let dir = scratch("score-resume-auto");
-    let (checkpoint, instance) = (dir.join("run.checkpoint.json"), model("planted-13x13-f5i17-s2.json"));
-    let last = kill_after_the_second_best("auto", &instance, &checkpoint);
-    assert_resumes_at("auto", &instance, &checkpoint, last);
+    killed_after_its_last_best_resumes_there(&dir, "auto", &model("planted-13x13-f5i17-s2.json"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -222,9 +227,7 @@ fn an_auto_run_killed_after_its_last_best_resumes_there() {
 #[test]
 fn a_cpsat_run_killed_after_its_last_best_resumes_there() {
     let dir = scratch("score-resume-cpsat-kill");
-    let (checkpoint, instance) = (dir.join("run.checkpoint.json"), model("planted-10x10-f5i17-s1.json"));
-    let last = kill_after_the_second_best("cpsat", &instance, &checkpoint);
-    assert_resumes_at("cpsat", &instance, &checkpoint, last);
+    killed_after_its_last_best_resumes_there(&dir, "cpsat", &model("planted-10x10-f5i17-s1.json"));
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -235,9 +238,7 @@ fn a_cpsat_run_killed_after_its_last_best_resumes_there() {
 fn a_mip_run_killed_after_its_last_best_resumes_there() {
     let dir = scratch("score-resume-mip-kill");
     let instance = generate(&dir, 8, 4, 14, 1);
-    let (checkpoint, instance) = (dir.join("run.checkpoint.json"), instance.to_str().unwrap().to_owned());
-    let last = kill_after_the_second_best("mip", &instance, &checkpoint);
-    assert_resumes_at("mip", &instance, &checkpoint, last);
+    killed_after_its_last_best_resumes_there(&dir, "mip", instance.to_str().unwrap());
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
