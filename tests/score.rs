@@ -414,21 +414,8 @@ fn the_official_set_with_250_clues_is_finished() {
     let free = [5, 16 * 15 + 9, 16 * 7 + 7, 16 * 7 + 8, 16 * 9 + 9, 16 * 3 + 12];
     let instance = dir.join("official-250.json");
     clued(&official, &board, &free, &instance);
-    let out = dir.join("best.json");
-    let output = run(&[
-        "solve",
-        instance.to_str().unwrap(),
-        "--objective",
-        "score",
-        "--time-limit",
-        "15",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    let all = text(&output);
-    assert!(score_after(&all, "best board found: score") >= 470, "{all}");
-    let verify = run(&["verify", instance.to_str().unwrap(), out.to_str().unwrap()]);
-    assert!(score_after(&text(&verify), "score:") >= 470, "{}", text(&verify));
+    let (printed, written) = score_run(&instance, "15", &dir.join("best.json"));
+    assert!(printed >= 470 && written >= 470, "printed {printed}, --out verifies at {written}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -500,23 +487,21 @@ fn a_forced_frame_mismatch_is_finished_one_join_short() {
     *colour = *frame.iter().find(|&&c| c != *colour).unwrap();
     let path = dir.join("frame-mismatch.json");
     clued(&instance, &solution, &free, &path);
-    let out = dir.join("best.json");
-    let output = run(&[
-        "solve",
-        path.to_str().unwrap(),
-        "--objective",
-        "score",
-        "--time-limit",
-        "10",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
-    let all = text(&output);
+    let (printed, written) = score_run(&path, "10", &dir.join("best.json"));
     let max = instance.grid.max_score();
-    assert_eq!(score_after(&all, "best board found: score"), max - 1, "{all}");
-    let verify = run(&["verify", path.to_str().unwrap(), out.to_str().unwrap()]);
-    assert_eq!(score_after(&text(&verify), "score:"), max - 1, "{}", text(&verify));
+    assert_eq!((printed, written), (max - 1, max - 1), "one frame join short, printed and on --out");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Runs `solve --objective score` (auto) on `instance` for `seconds` writing
+/// `out`; returns the best score it printed and the checker's score of `out`.
+fn score_run(instance: &Path, seconds: &str, out: &Path) -> (usize, usize) {
+    let (i, o) = (instance.to_str().unwrap(), out.to_str().unwrap());
+    let output = run(&["solve", i, "--objective", "score", "--time-limit", seconds, "--out", o]);
+    let all = text(&output);
+    let printed = score_after(&all, "best board found: score");
+    let verify = run(&["verify", i, o]);
+    (printed, score_after(&text(&verify), "score:"))
 }
 
 /// CP-SAT and the MIP resumed from a checkpoint start from its board: the
