@@ -371,10 +371,7 @@ pub(crate) fn attempt(
     let mut used = Used::new(&plan.clue_pieces);
     let mut frames = vec![Frame::default(); free + 1];
     let mut counts = Counts::new(plan);
-    let mut breaks = 0usize;
-    let mut nodes = 0u64;
-    let mut next_poll = POLL;
-    let mut deepest = 0usize;
+    let (mut breaks, mut nodes, mut next_poll, mut deepest) = (0usize, 0u64, POLL, 0usize);
     if free == 0 {
         return (End::Exhausted, 0);
     }
@@ -382,16 +379,9 @@ pub(crate) fn attempt(
     open(plan, &colour_of, &mut frames[0], 0);
     loop {
         let step = &plan.steps[depth];
-        let limit = usize::from(allowed[depth + 1]);
-        let mut chosen = None;
-        while let Some((cand, b)) = next(plan, step, &mut frames[depth], &used, breaks, limit) {
-            place(step, &cand, &mut colour_of, &mut counts, 1);
-            if !shared.bound || breaks + usize::from(b) + counts.bound() <= budget {
-                chosen = Some((cand, b));
-                break;
-            }
-            place(step, &cand, &mut colour_of, &mut counts, -1);
-        }
+        let limit = (usize::from(allowed[depth + 1]), budget);
+        let chosen =
+            choose(plan, step, &mut frames[depth], (&used, breaks, limit), (&mut colour_of, &mut counts), shared);
         match chosen {
             Some((cand, b)) => {
                 nodes += 1;
@@ -405,10 +395,7 @@ pub(crate) fn attempt(
                 }
                 if depth == free {
                     // A full board: report it if it beats the best, then look for better.
-                    if breaks < shared.best.load(Ordering::Relaxed) {
-                        shared.best.fetch_min(breaks, Ordering::Relaxed);
-                        (shared.found)(board(plan, &frames), breaks);
-                    }
+                    report(plan, &frames, breaks, shared);
                     if breaks == 0 {
                         return (End::Stopped, nodes);
                     }
@@ -429,20 +416,13 @@ pub(crate) fn attempt(
                 if nodes >= next_poll {
                     crate::live::nodes(nodes + POLL - next_poll);
                     next_poll = nodes + POLL;
-                    if nodes >= cap {
-                        return (End::Capped, nodes);
-                    }
-                    if shared.stop.load(Ordering::Relaxed) || shared.deadline.is_some_and(|d| Instant::now() >= d) {
-                        return (End::Stopped, nodes);
-                    }
-                    let best = shared.best.load(Ordering::Relaxed);
-                    if best == 0 {
-                        return (End::Stopped, nodes);
-                    }
-                    if best <= budget {
-                        // A sibling found better: look below its board.
-                        budget = best - 1;
-                        allowed = schedule(budget);
+                    match poll(nodes, cap, budget, shared) {
+                        Err(end) => return (end, nodes),
+                        Ok(Some(lower)) => {
+                            budget = lower;
+                            allowed = schedule(budget);
+                        }
+                        Ok(None) => {}
                     }
                 }
             }
@@ -454,6 +434,54 @@ pub(crate) fn attempt(
                 unplace(&plan.steps[depth], &mut frames[depth], &mut colour_of, &mut counts, &mut used, &mut breaks);
             }
         }
+    }
+}
+
+/// The next candidate of `frame` that fits the breaks allowed at this depth
+/// (`limit`: the schedule's, then the budget for the whole board), placed in
+/// the colour counts; `None` when the frame has no more.
+#[inline(always)]
+fn choose(
+    plan: &Plan,
+    step: &Step,
+    frame: &mut Frame,
+    (used, breaks, (allowed, budget)): (&Used, usize, (usize, usize)),
+    (colour_of, counts): (&mut Shown, &mut Counts),
+    shared: &Shared<'_>,
+) -> Option<(Cand, u8)> {
+    while let Some((cand, b)) = next(plan, step, frame, used, breaks, allowed) {
+        place(step, &cand, colour_of, counts, 1);
+        if !shared.bound || breaks + usize::from(b) + counts.bound() <= budget {
+            return Some((cand, b));
+        }
+        place(step, &cand, colour_of, counts, -1);
+    }
+    None
+}
+
+/// Hands on the full board of `frames`, with `breaks`, when it beats the run's best.
+fn report(plan: &Plan, frames: &[Frame], breaks: usize, shared: &Shared<'_>) {
+    if breaks < shared.best.load(Ordering::Relaxed) {
+        shared.best.fetch_min(breaks, Ordering::Relaxed);
+        (shared.found)(board(plan, frames), breaks);
+    }
+}
+
+/// The attempt's periodic look at the run, after `nodes` placements: how it
+/// ends (the cap, the stop, the deadline, a perfect board found), or the
+/// lower budget a sibling's better board sets (`Ok(None)`: go on as before).
+fn poll(nodes: u64, cap: u64, budget: usize, shared: &Shared<'_>) -> Result<Option<usize>, End> {
+    if nodes >= cap {
+        return Err(End::Capped);
+    }
+    if shared.stop.load(Ordering::Relaxed) || shared.deadline.is_some_and(|d| Instant::now() >= d) {
+        return Err(End::Stopped);
+    }
+    match shared.best.load(Ordering::Relaxed) {
+        0 => Err(End::Stopped),
+        // A sibling found better: look below its board.
+        best if best <= budget => Ok(Some(best - 1)),
+        _ => Ok(None),
     }
 }
 
