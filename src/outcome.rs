@@ -4,8 +4,6 @@
 //! `mip`) and the portfolio depend on this file and the puzzle core only; the
 //! dispatcher in [`crate::solver`] sits above them all.
 
-use std::fmt;
-
 use serde::{Deserialize, Serialize};
 
 use crate::check::{Report, check};
@@ -15,6 +13,8 @@ use crate::puzzle::{Board, Instance};
 /// How a solve ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[derive(strum::IntoStaticStr, strum::Display, strum::EnumString)]
+#[strum(serialize_all = "lowercase")]
 pub enum Status {
     /// A full board was found (it still has to pass the checker).
     Solved,
@@ -24,17 +24,6 @@ pub enum Status {
     Unknown,
     /// The search was stopped from outside (Ctrl-C, or a portfolio's winner).
     Interrupted,
-}
-
-impl fmt::Display for Status {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Status::Solved => "solved",
-            Status::Infeasible => "infeasible",
-            Status::Unknown => "unknown",
-            Status::Interrupted => "interrupted",
-        })
-    }
 }
 
 /// Limits every solver honours.

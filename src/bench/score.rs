@@ -27,13 +27,17 @@ use crate::solver::{self, Limits, Solver, SolverKind, Status};
 use crate::stop::Stop;
 
 /// An arm of the score bench.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, strum::IntoStaticStr, strum::Display, strum::VariantArray,
+)]
+#[strum(serialize_all = "lowercase")]
 pub enum ScoreArm {
     /// The score search ([`score`], its default walk: the scan walk) on every core, for the whole budget.
     Search,
     /// The break-budget walk (`--walk budget`), the score search before the scan walk.
     Budget,
     /// `auto` for the score: the walk, then CP-SAT repairing regions of its board.
+    #[strum(serialize = "search+repair")]
     Repair,
     /// CP-SAT maximizing the matched joins of the whole board.
     Cpsat,
@@ -48,27 +52,11 @@ pub enum ScoreArm {
 
 impl ScoreArm {
     /// Every arm, in the table's order.
-    pub const ALL: [ScoreArm; 7] = [
-        ScoreArm::Search,
-        ScoreArm::Budget,
-        ScoreArm::Repair,
-        ScoreArm::Cpsat,
-        ScoreArm::Mip,
-        ScoreArm::Dfs,
-        ScoreArm::Blackwood,
-    ];
+    pub const ALL: &'static [ScoreArm] = <ScoreArm as strum::VariantArray>::VARIANTS;
 
     /// The name in runs files, tables and charts.
     pub fn name(self) -> &'static str {
-        match self {
-            ScoreArm::Search => "search",
-            ScoreArm::Budget => "budget",
-            ScoreArm::Repair => "search+repair",
-            ScoreArm::Cpsat => "cpsat",
-            ScoreArm::Mip => "mip",
-            ScoreArm::Dfs => "dfs",
-            ScoreArm::Blackwood => "blackwood",
-        }
+        self.into()
     }
 
     fn kind(self) -> SolverKind {
@@ -83,16 +71,10 @@ impl ScoreArm {
     }
 }
 
-impl std::fmt::Display for ScoreArm {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
 impl std::str::FromStr for ScoreArm {
     type Err = String;
     fn from_str(s: &str) -> Result<ScoreArm, String> {
-        ScoreArm::ALL.into_iter().find(|a| a.name() == s).ok_or_else(|| {
+        ScoreArm::ALL.iter().copied().find(|a| a.name() == s).ok_or_else(|| {
             let names: Vec<&str> = ScoreArm::ALL.iter().map(|a| a.name()).collect();
             format!("{s:?} is not a score arm ({})", names.join(", "))
         })
@@ -423,4 +405,36 @@ pub fn run(config: &ScoreConfig, provenance: &Provenance, stop: &Stop) -> Result
         append_run(&config.runs, &run)?;
     }
     Ok(todo.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Catches a renamed arm (or a changed `strum` rule): the committed runs files under `results/score/` name these.
+    #[test]
+    fn arm_names_are_those_of_the_runs_files() {
+        let names: Vec<&str> = ScoreArm::ALL.iter().map(|a| a.name()).collect();
+        assert_eq!(names, ["search", "budget", "search+repair", "cpsat", "mip", "dfs", "blackwood"]);
+        for &arm in ScoreArm::ALL {
+            assert_eq!(arm.name().parse::<ScoreArm>(), Ok(arm));
+        }
+    }
+
+    /// The bench's solver arms are the score-capable solvers, every one of
+    /// them: catches a solver given a score mode (or losing one) without the
+    /// bench following. The DFS (its deepest partial board) and Blackwood's
+    /// solver are the references beside them.
+    #[test]
+    fn the_solver_arms_are_the_scoring_solvers() {
+        let references = [ScoreArm::Dfs, ScoreArm::Blackwood];
+        let mut kinds: Vec<SolverKind> =
+            ScoreArm::ALL.iter().filter(|a| !references.contains(a)).map(|a| a.kind()).collect();
+        assert!(kinds.iter().all(|k| k.scores()), "{kinds:?}");
+        kinds.sort();
+        kinds.dedup();
+        let mut scoring = SolverKind::SCORING.to_vec();
+        scoring.sort();
+        assert_eq!(kinds, scoring);
+    }
 }

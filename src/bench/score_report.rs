@@ -248,7 +248,7 @@ pub fn svg(runs: &[ScoreRun]) -> String {
         }
     }
     let mut x = 20.0;
-    for arm in ScoreArm::ALL.into_iter().filter(|&a| a != ScoreArm::Dfs) {
+    for arm in ScoreArm::ALL.iter().copied().filter(|&a| a != ScoreArm::Dfs) {
         if runs.iter().any(|r| r.arm == arm) {
             let _ = writeln!(
                 out,

@@ -9,7 +9,8 @@ use crate::cpsat::tuning::{Param, Strategy};
 use crate::cpsat::{self, proto::sat_parameters::SearchBranching};
 
 /// A named CP-SAT configuration.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, strum::IntoStaticStr, strum::VariantArray)]
+#[strum(serialize_all = "kebab-case", prefix = "cpsat-")]
 pub enum CpsatVariant {
     /// The Element (structured) model.
     Element,
@@ -28,6 +29,7 @@ pub enum CpsatVariant {
     /// The table model with full linearization (`linearization_level=2`).
     Lin2,
     /// The table model without symmetry detection (`symmetry_level=0`).
+    #[strum(serialize = "nosym")]
     NoSymmetry,
     /// The table model with quick restarts on every worker.
     QuickRestart,
@@ -35,38 +37,16 @@ pub enum CpsatVariant {
 
 impl CpsatVariant {
     /// Every variant, in the order of reports.
-    pub const ALL: [CpsatVariant; 10] = [
-        CpsatVariant::Element,
-        CpsatVariant::Boolean,
-        CpsatVariant::Clues,
-        CpsatVariant::CluesFixed,
-        CpsatVariant::Hint,
-        CpsatVariant::BooleanHint,
-        CpsatVariant::Lin0,
-        CpsatVariant::Lin2,
-        CpsatVariant::NoSymmetry,
-        CpsatVariant::QuickRestart,
-    ];
+    pub const ALL: &'static [CpsatVariant] = <CpsatVariant as strum::VariantArray>::VARIANTS;
 
     /// The arm's name in runs files and tables.
     pub fn name(self) -> &'static str {
-        match self {
-            CpsatVariant::Element => "cpsat-element",
-            CpsatVariant::Boolean => "cpsat-boolean",
-            CpsatVariant::Clues => "cpsat-clues",
-            CpsatVariant::CluesFixed => "cpsat-clues-fixed",
-            CpsatVariant::Hint => "cpsat-hint",
-            CpsatVariant::BooleanHint => "cpsat-boolean-hint",
-            CpsatVariant::Lin0 => "cpsat-lin0",
-            CpsatVariant::Lin2 => "cpsat-lin2",
-            CpsatVariant::NoSymmetry => "cpsat-nosym",
-            CpsatVariant::QuickRestart => "cpsat-quick-restart",
-        }
+        self.into()
     }
 
     /// The variant named `name`, if there is one.
     pub fn from_name(name: &str) -> Option<CpsatVariant> {
-        CpsatVariant::ALL.into_iter().find(|v| v.name() == name)
+        CpsatVariant::ALL.iter().copied().find(|v| v.name() == name)
     }
 
     /// Its CP-SAT options.
@@ -101,9 +81,32 @@ mod tests {
 
     #[test]
     fn names_are_unique_and_read_back() {
-        for v in CpsatVariant::ALL {
+        for &v in CpsatVariant::ALL {
             assert_eq!(CpsatVariant::from_name(v.name()), Some(v));
             assert!(v.options() != cpsat::Options::default(), "{} differs from plain cpsat", v.name());
         }
+    }
+
+    /// The names the derive gives are the ones the committed runs files under
+    /// `results/` carry: catches a renamed variant or a changed `strum` rule
+    /// that would orphan every measured run of an arm.
+    #[test]
+    fn names_are_those_of_the_runs_files() {
+        let names: Vec<&str> = CpsatVariant::ALL.iter().map(|v| v.name()).collect();
+        assert_eq!(
+            names,
+            [
+                "cpsat-element",
+                "cpsat-boolean",
+                "cpsat-clues",
+                "cpsat-clues-fixed",
+                "cpsat-hint",
+                "cpsat-boolean-hint",
+                "cpsat-lin0",
+                "cpsat-lin2",
+                "cpsat-nosym",
+                "cpsat-quick-restart"
+            ]
+        );
     }
 }

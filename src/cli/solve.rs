@@ -296,9 +296,9 @@ const TAKEN_BY: &[(&str, &[Objective], &[SolverKind])] = {
         ("--walk", &[Score], &[Auto, Search]),
         ("--quota", &[Score], &[Auto, Search]),
         ("--completion", &[Score], &[Auto, Search]),
-        ("--trace", &[Score], &[Auto, Search, Cpsat, Mip]),
-        ("--checkpoint", &[Score], &[Auto, Search, Cpsat, Mip]),
-        ("--checkpoint-every", &[Score], &[Auto, Search, Cpsat, Mip]),
+        ("--trace", &[Score], SolverKind::SCORING),
+        ("--checkpoint", &[Score], SolverKind::SCORING),
+        ("--checkpoint-every", &[Score], SolverKind::SCORING),
     ]
 };
 
