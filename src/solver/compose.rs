@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use super::{Outcome, SolverKind, Stats};
+use super::kind::{Outcome, SolverKind, Stats};
 
 /// A score search's answer, its counters the score search's own.
 type Scored = crate::outcome::Outcome<score::Stats>;
