@@ -666,3 +666,6 @@ fn board(plan: &Plan, frames: &[Frame]) -> Board {
     }
     board
 }
+
+#[cfg(test)]
+mod tests;
