@@ -1,9 +1,9 @@
 //! The break-budget walk's run: a probe without breaks to learn how deep the exact walk reaches, then walks on threads under the derived ramp.
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use super::keeper::Keeper;
 use super::options::{Best, DEFAULT_ATTEMPT_NODES, Options, Stats};
 use super::schedule::{self, Schedule};
 use super::walk;
@@ -27,10 +27,22 @@ const CELLS_PER_BREAK: usize = 4;
 /// `latest`, the ramp's own unlock), and one more is allowed every
 /// [`CELLS_PER_BREAK`] cells after.
 fn derived(free: usize, deepest: usize, latest: f64) -> (Schedule, usize) {
-    let unlock = (deepest as f64 * 0.95 / free.max(1) as f64).min(latest);
+    ramp(free, (deepest as f64 * 0.95 / free.max(1) as f64).min(latest))
+}
+
+/// The ramp over `free` cells unlocking at `unlock` (a share of them), and its budget:
+/// one break for every [`CELLS_PER_BREAK`] cells after the unlock.
+fn ramp(free: usize, unlock: f64) -> (Schedule, usize) {
     let start = (unlock * free as f64).floor() as usize;
     let budget = (free - start).div_ceil(CELLS_PER_BREAK).max(1);
     (Schedule::Ramp { unlock, budget: None }, budget)
+}
+
+/// The unlock tried after a derived ramp's whole tree below the best board
+/// was walked: breaks from half as deep, and from the first cell once that is
+/// under a tenth of the cells.
+fn earlier(unlock: f64) -> f64 {
+    if unlock < 0.1 { 0.0 } else { unlock / 2.0 }
 }
 
 /// What every thread of a run shares.
@@ -47,6 +59,29 @@ struct Run<'a> {
     done: &'a AtomicBool,
 }
 
+/// One phase of a run: every thread walks `schedule` from `budget` breaks.
+struct Phase<'a> {
+    schedule: &'a Schedule,
+    budget: usize,
+    /// Without a board, an attempt that finds none allows one break more the next time.
+    grow: bool,
+    /// When the phase ends (the probe's share of the time); `None`: with the run.
+    until: Option<Instant>,
+    /// Raised when a walk has walked the whole tree below the best board
+    /// under this phase's rules: nothing better is left under them.
+    exhausted: AtomicBool,
+}
+
+impl<'a> Phase<'a> {
+    fn new(schedule: &'a Schedule, budget: usize, grow: bool, until: Option<Instant>) -> Self {
+        Phase { schedule, budget, grow, until, exhausted: AtomicBool::new(false) }
+    }
+
+    fn exhausted(&self) -> bool {
+        self.exhausted.load(Ordering::Relaxed)
+    }
+}
+
 impl Run<'_> {
     /// Nodes, attempts and each walk's attempts so far (the other counters at their defaults).
     fn counted(&self) -> Stats {
@@ -58,16 +93,16 @@ impl Run<'_> {
         }
     }
 
-    /// One thread's attempts under `schedule` from `budget` breaks until the run
-    /// is over or `until` passes. Without a board, an attempt that finds none
-    /// allows one break more the next time when `grow`.
-    fn walk(&self, t: usize, schedule: &Schedule, mut budget: usize, grow: bool, until: Option<Instant>) {
+    /// One thread's attempts in `phase` until the run or the phase is over.
+    fn walk(&self, t: usize, phase: &Phase) {
         let free = self.plan.free();
+        let mut budget = phase.budget;
         let mut k = 0u64;
         let over = || {
             self.done.load(Ordering::Relaxed)
+                || phase.exhausted()
                 || self.shared.stop.load(Ordering::Relaxed)
-                || until.is_some_and(|u| Instant::now() >= u)
+                || phase.until.is_some_and(|u| Instant::now() >= u)
         };
         while !over() {
             let seed = self.limits.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(((t as u64) << 32) | k);
@@ -75,8 +110,8 @@ impl Run<'_> {
             self.attempts.fetch_add(1, Ordering::Relaxed);
             self.per_walk[t].fetch_add(1, Ordering::Relaxed);
             let shuffled = self.plan.shuffled(seed);
-            let table = |b: usize| schedule.table(free, b);
-            let deadline = match (until, self.shared.deadline) {
+            let table = |b: usize| phase.schedule.table(free, b);
+            let deadline = match (phase.until, self.shared.deadline) {
                 (Some(u), Some(d)) => Some(u.min(d)),
                 (u, d) => u.or(d),
             };
@@ -92,43 +127,67 @@ impl Run<'_> {
             let have = self.shared.best.load(Ordering::Relaxed) != usize::MAX;
             match end {
                 walk::End::Stopped => {}
-                walk::End::Exhausted | walk::End::Capped if !have && grow => budget = budget.saturating_add(1),
-                // The whole tree below the best board is walked: nothing better under these rules.
-                walk::End::Exhausted if have && until.is_none() => self.done.store(true, Ordering::Relaxed),
+                walk::End::Exhausted | walk::End::Capped if !have && phase.grow => budget = budget.saturating_add(1),
+                walk::End::Exhausted if have && phase.until.is_none() => phase.exhausted.store(true, Ordering::Relaxed),
                 walk::End::Exhausted | walk::End::Capped => {}
             }
         }
     }
-}
 
-impl Run<'_> {
-    /// Every thread's walk under `schedule` from `budget` breaks (see [`Run::walk`]), until they end.
-    fn phase(&self, threads: usize, (schedule, budget): (&Schedule, usize), grow: bool, until: Option<Instant>) {
+    /// Every thread's walk in `phase` (see [`Run::walk`]), until they end.
+    fn phase(&self, threads: usize, phase: &Phase) {
         std::thread::scope(|scope| {
             for t in 0..threads {
-                let _ = scope.spawn(move || self.walk(t, schedule, budget, grow, until));
+                let _ = scope.spawn(move || self.walk(t, phase));
             }
         });
     }
 
     /// The run's phases on `threads` threads: with an automatic ramp, a probe
-    /// without breaks, then the ramp derived from how deep it reached (its
-    /// unlock no later than a `ramp:U`'s U); else the schedule as given.
+    /// without breaks, then ramps derived from how deep it reached (see
+    /// [`Run::ramps`]); else the schedule as given, the run over once its
+    /// tree below the best board is walked.
     fn phases(&self, threads: usize, joins: usize) {
         let (options, limits) = (self.options, self.limits);
         match (&options.schedule, options.schedule.budget()) {
             (Schedule::Ramp { .. } | Schedule::Band { .. }, None) => {
                 let seconds = limits.time_limit.map_or(PROBE_SECONDS, |t| (t * PROBE_SHARE).min(PROBE_SECONDS));
                 let until = Some(Instant::now() + Duration::from_secs_f64(seconds));
-                self.phase(threads, (&Schedule::Steps(vec![(0, 0)]), 0), false, until);
+                let exact = Schedule::Steps(vec![(0, 0)]);
+                self.phase(threads, &Phase::new(&exact, 0, false, until));
                 let latest = match options.schedule {
                     Schedule::Ramp { unlock, .. } => unlock,
                     _ => schedule::DEFAULT_UNLOCK,
                 };
-                let (schedule, budget) = derived(self.plan.free(), self.shared.deepest.load(Ordering::Relaxed), latest);
-                self.phase(threads, (&schedule, budget), true, None);
+                self.ramps(threads, derived(self.plan.free(), self.shared.deepest.load(Ordering::Relaxed), latest));
             }
-            (schedule, budget) => self.phase(threads, (schedule, budget.unwrap_or(joins).min(joins)), false, None),
+            (schedule, budget) => {
+                let phase = Phase::new(schedule, budget.unwrap_or(joins).min(joins), false, None);
+                self.phase(threads, &phase);
+                if phase.exhausted() {
+                    self.done.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+    }
+
+    /// The derived ramp's phases: when a walk has walked the ramp's whole
+    /// tree below the best board, better boards may still break joins the
+    /// ramp keeps exact, so the next phase unlocks breaks [`earlier`]; the
+    /// run is over once a ramp from the first cell is walked.
+    fn ramps(&self, threads: usize, (mut schedule, mut budget): (Schedule, usize)) {
+        loop {
+            let phase = Phase::new(&schedule, budget, true, None);
+            self.phase(threads, &phase);
+            let Schedule::Ramp { unlock, .. } = schedule else { unreachable!("a derived schedule is a ramp") };
+            if !phase.exhausted() {
+                return;
+            }
+            if unlock == 0.0 {
+                self.done.store(true, Ordering::Relaxed);
+                return;
+            }
+            (schedule, budget) = ramp(self.plan.free(), earlier(unlock));
         }
     }
 }
@@ -150,12 +209,12 @@ pub(crate) fn solve(
     let joins = instance.grid.max_score();
     let deadline =
         limits.time_limit.and_then(|t| Duration::try_from_secs_f64(t.max(0.0)).ok()).and_then(|d| start.checked_add(d));
-    let kept = Kept::new(instance, options, on_best, start);
-    let found = |board: Board, breaks: usize| kept.offer(board, breaks);
+    let keeper = Keeper::new(instance, options, start, on_best);
+    let found = |board: Board, breaks: usize| keeper.offer(board, breaks);
     let (flag, deepest, nodes, attempts) =
         (AtomicBool::new(false), AtomicUsize::new(0), AtomicUsize::new(0), AtomicUsize::new(0));
     let shared = walk::Shared {
-        best: &kept.breaks,
+        best: &keeper.breaks,
         stop: &flag,
         found: &found,
         deadline,
@@ -172,91 +231,15 @@ pub(crate) fn solve(
         nodes: &nodes,
         attempts: &attempts,
         per_walk: &per_walk,
-        done: &kept.done,
+        done: &keeper.done,
     };
     std::thread::scope(|scope| {
-        let _ = scope.spawn(|| follow(&flag, stop, &kept.done, deadline));
+        let _ = scope.spawn(|| keeper.watch(&flag, stop, deadline));
         run.phases(threads, joins);
         flag.store(true, Ordering::Relaxed);
     });
-    let counted = run.counted();
-    let best = kept.best.into_inner().unwrap_or_else(|e| e.into_inner());
-    let stats = Stats {
-        best_breaks: best.as_ref().map(|b| joins - b.score),
-        best_seconds: best.as_ref().map(|b| b.seconds),
-        deepest: deepest.load(Ordering::Relaxed),
-        ..counted
-    };
-    let status = match &best {
-        Some(b) if b.score == joins => Status::Solved,
-        _ if stop.is_raised() => Status::Interrupted,
-        _ => Status::Unknown,
-    };
-    finish(status, best.map(|b| b.board), stats)
-}
-
-/// Raises the walks' one flag when the stop handle is raised, the run is
-/// done or the deadline passes; returns once the flag is up.
-fn follow(flag: &AtomicBool, stop: &Stop, done: &AtomicBool, deadline: Option<Instant>) {
-    while !flag.load(Ordering::Relaxed) {
-        if stop.is_raised() || done.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
-            flag.store(true, Ordering::Relaxed);
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-/// The run's best board, shared by the walks: the incumbent (a resumed
-/// run's board) first, then each better board, handed to `on_best`.
-struct Kept<'a> {
-    instance: &'a Instance,
-    on_best: &'a (dyn Fn(&Best) + Sync),
-    start: Instant,
-    /// The breaks at which the run is done (`--target`).
-    target_breaks: usize,
-    best: Mutex<Option<Best>>,
-    /// The best board's breaks, read by the walks as their bound.
-    breaks: AtomicUsize,
-    done: AtomicBool,
-}
-
-impl<'a> Kept<'a> {
-    fn new(instance: &'a Instance, options: &Options, on_best: &'a (dyn Fn(&Best) + Sync), start: Instant) -> Self {
-        let joins = instance.grid.max_score();
-        let target_breaks = joins - options.target.unwrap_or(joins).min(joins);
-        let incumbent = options.incumbent.as_ref().map(|board| Best {
-            board: board.clone(),
-            score: board.score(instance),
-            seconds: 0.0,
-        });
-        Kept {
-            instance,
-            on_best,
-            start,
-            target_breaks,
-            breaks: AtomicUsize::new(incumbent.as_ref().map_or(usize::MAX, |b| joins - b.score)),
-            done: AtomicBool::new(incumbent.as_ref().is_some_and(|b| joins - b.score <= target_breaks)),
-            best: Mutex::new(incumbent),
-        }
-    }
-
-    /// A full board a walk found with `breaks` by its count: kept and handed
-    /// on when it beats the best so far.
-    fn offer(&self, board: Board, breaks: usize) {
-        // The score from the board itself, not the walk's count (see `Keeper::offer`).
-        let score = board.score(self.instance);
-        let breaks = breaks.max(self.instance.grid.max_score() - score);
-        let mut slot = self.best.lock().unwrap_or_else(|e| e.into_inner());
-        if slot.as_ref().is_some_and(|b| b.score >= score) {
-            return;
-        }
-        let new = Best { board, score, seconds: self.start.elapsed().as_secs_f64() };
-        (self.on_best)(&new);
-        *slot = Some(new);
-        if breaks <= self.target_breaks {
-            self.done.store(true, Ordering::Relaxed);
-        }
-    }
+    let stats = Stats { deepest: deepest.load(Ordering::Relaxed), ..run.counted() };
+    keeper.finish(stop, stats, finish)
 }
 
 #[cfg(test)]

@@ -62,3 +62,5 @@ pub fn solve(
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_walks;

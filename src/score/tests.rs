@@ -8,27 +8,33 @@ use crate::generate::{PlantedSpec, forced_mismatch, planted};
 use crate::outcome::Status;
 use crate::search::Order;
 
-fn limits(seconds: f64, threads: u32) -> Limits {
+pub(super) fn limits(seconds: f64, threads: u32) -> Limits {
     Limits { time_limit: Some(seconds), threads, ..Limits::default() }
 }
 
 /// Runs the search, checking every board it reports: full, no hard violation,
 /// scored as the checker scores it, each better than the one before.
-fn run(instance: &Instance, options: &Options, limits: &Limits) -> Outcome<Stats> {
-    let seen: Mutex<Vec<usize>> = Mutex::new(Vec::new());
+pub(super) fn run(instance: &Instance, options: &Options, limits: &Limits) -> Outcome<Stats> {
+    run_seen(instance, options, limits).0
+}
+
+/// [`run`], also returning the boards reported, in order.
+pub(super) fn run_seen(instance: &Instance, options: &Options, limits: &Limits) -> (Outcome<Stats>, Vec<Best>) {
+    let seen: Mutex<Vec<Best>> = Mutex::new(Vec::new());
     let on_best = |best: &Best| {
         let report = check(instance, &best.board);
         assert_eq!(report.placed, instance.grid.cells(), "a score board places every piece");
         assert!(report.only_joins_mismatch(), "{report}");
         assert_eq!(report.score, best.score);
         let mut seen = seen.lock().unwrap();
-        assert!(seen.last().is_none_or(|&s| s < best.score), "{seen:?} then {}", best.score);
-        seen.push(best.score);
+        assert!(seen.last().is_none_or(|s| s.score < best.score), "{} then {}", seen.last().unwrap().score, best.score);
+        seen.push(best.clone());
     };
     let outcome = solve(instance, options, limits, &Stop::new(), &on_best);
-    let last = seen.into_inner().unwrap().last().copied();
+    let seen = seen.into_inner().unwrap();
+    let last = seen.last().map(|b| b.score);
     assert_eq!(outcome.board.as_ref().map(|b| check(instance, b).score), last, "the best board is the last reported");
-    outcome
+    (outcome, seen)
 }
 
 /// Both walks, each with its own default schedule.
