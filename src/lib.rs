@@ -85,6 +85,7 @@ pub mod generate;
 pub mod improve;
 pub mod input;
 pub mod interrupt;
+mod kernel;
 pub mod live;
 pub mod memory;
 pub mod mip;

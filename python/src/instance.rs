@@ -8,7 +8,7 @@ use edgematch::formats::load::{InstanceOptions, Loaded};
 use edgematch::formats::piece_list::Columns;
 use edgematch::generate::{PlantedSpec, planted};
 use edgematch::output::write_atomic;
-use edgematch::puzzle::{Board, Clue, Grid, Instance as CoreInstance, Piece, Placement, Rotation};
+use edgematch::puzzle::{Clue, Grid, Instance as CoreInstance, Piece, Placement, Rotation};
 use edgematch::render;
 use numpy::ndarray::Array2;
 use pyo3::prelude::*;
@@ -29,16 +29,6 @@ impl Instance {
 
     pub(crate) fn inner(&self) -> &edgematch::puzzle::Instance {
         &self.loaded.instance
-    }
-
-    /// The board with only the clues placed.
-    fn clue_board(&self) -> Board {
-        let instance = self.inner();
-        let mut board = Board::empty(instance.grid);
-        for clue in &instance.clues {
-            board.cells[clue.cell] = Some(clue.placement);
-        }
-        board
     }
 }
 
@@ -131,7 +121,7 @@ impl Instance {
 
     /// The clue cells on an empty board, as `edgematch render` draws boards (Jupyter shows it).
     fn _repr_svg_(&self) -> String {
-        render::svg(self.inner(), &self.clue_board(), &self.loaded.name, render::Style::default())
+        render::svg(self.inner(), &self.inner().clue_board(), &self.loaded.name, render::Style::default())
     }
 
     fn __repr__(&self) -> String {

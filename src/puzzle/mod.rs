@@ -262,6 +262,15 @@ pub struct Instance {
 }
 
 impl Instance {
+    /// The board holding the clues only.
+    pub fn clue_board(&self) -> Board {
+        let mut board = Board::empty(self.grid);
+        for clue in &self.clues {
+            board.cells[clue.cell] = Some(clue.placement);
+        }
+        board
+    }
+
     /// The placements a cell may hold in a solution, by what the rim alone
     /// allows: the clue's if the cell has one, else every (piece, rotation)
     /// that shows grey exactly on the cell's rim sides. Ordered by piece, then

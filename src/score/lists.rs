@@ -13,6 +13,7 @@
 //! quota unmet: everything after it is worse. A sentinel record that breaks
 //! 255 joins ends each list, so the scan needs no bound check.
 
+use crate::kernel::{Clues, NO_SIDE, grey_class, rim_class};
 use crate::puzzle::{Board, Colour, GREY, Instance, Rotation, Side};
 use crate::rng::Rng;
 
@@ -88,9 +89,6 @@ struct TableKey {
     breaks: bool,
 }
 
-/// No side: the index of a missing keyed side, and the filter of no clue.
-const NO_SIDE: u8 = 4;
-
 /// Everything a scan walk over one instance and fill order reads.
 #[derive(Clone, Debug)]
 pub(crate) struct Lists {
@@ -140,34 +138,30 @@ impl Lists {
         if grid.cells() >= usize::from(u16::MAX) - 2 || instance.pieces.len() > usize::from(u16::MAX) {
             return Err(format!("a {grid} board is too large for the scan walk"));
         }
-        let (clue_at, clue_pieces, clue_board) = clues(instance)?;
-        let free: Vec<usize> = order.iter().copied().filter(|&c| c < grid.cells() && clue_at[c].is_none()).collect();
+        let clues = Clues::of(instance)?;
+        let (free, rank) = clues.fill(order);
         let keys = usize::from(instance.max_colour()) + 2;
         let none_slot = free.len();
         let mut slots = vec![0u64; free.len() + 1];
         slots[none_slot] = u64::from(u32::from_le_bytes([(keys - 1) as u8; 4]));
         let mut clue_slot = vec![0u16; grid.cells()];
-        for (cell, shown) in clue_at.iter().enumerate() {
+        for (cell, shown) in clues.shown.iter().enumerate() {
             if let Some(shown) = shown {
                 clue_slot[cell] = slots.len() as u16;
                 slots.push(u64::from(u32::from_le_bytes(*shown)));
             }
         }
-        let mut rank = vec![usize::MAX; grid.cells()];
-        for (i, &cell) in free.iter().enumerate() {
-            rank[cell] = i;
-        }
         let mut tables: Vec<TableKey> = Vec::new();
         let mut steps = Vec::with_capacity(free.len());
         for (i, &cell) in free.iter().enumerate() {
-            let known = known_sides(instance, &clue_at, &rank, &clue_slot, cell, i)?;
+            let known = known_sides(instance, &clues.shown, &rank, &clue_slot, cell, i)?;
             let side_of = |k: usize| known.get(k).map_or(NO_SIDE, |s: &Known| s.side.index() as u8);
             let mut filters = [(NO_SIDE, GREY); 2];
             for (f, k) in known.iter().skip(2).enumerate() {
                 filters[f] = (k.side.index() as u8, k.clue.expect("sides beyond two face clues"));
             }
             let key = TableKey {
-                class: class_of(instance, cell),
+                class: rim_class(grid, cell),
                 sides: [side_of(0), side_of(1)],
                 fixed: [known.first().is_some_and(|k| k.fixed), known.get(1).is_some_and(|k| k.fixed)],
                 filters,
@@ -190,8 +184,9 @@ impl Lists {
                 need: need.get(i + 1).copied().unwrap_or(0).min(usize::from(u16::MAX)) as u16,
             });
         }
-        let (recs, starts) = build_tables(instance, &tables, keys, &clue_pieces, quota);
-        Ok(Lists { recs, starts, keys, steps, slots, clue_board, clue_pieces })
+        let (recs, starts) = build_tables(instance, &tables, keys, &clues.pieces, quota);
+        let clue_board = instance.clue_board();
+        Ok(Lists { recs, starts, keys, steps, slots, clue_board, clue_pieces: clues.pieces })
     }
 
     /// Free cells.
@@ -225,37 +220,13 @@ impl Lists {
 /// # Errors
 /// The first cell that has, named; or clues out of range.
 pub(crate) fn staircase(instance: &Instance, order: &[usize]) -> Result<(), String> {
-    let grid = instance.grid;
-    let (clue_at, _, _) = clues(instance)?;
-    let free: Vec<usize> = order.iter().copied().filter(|&c| c < grid.cells() && clue_at[c].is_none()).collect();
-    let mut rank = vec![usize::MAX; grid.cells()];
+    let clues = Clues::of(instance)?;
+    let (free, rank) = clues.fill(order);
+    let slots = vec![0u16; instance.grid.cells()];
     for (i, &cell) in free.iter().enumerate() {
-        rank[cell] = i;
-    }
-    let slots = vec![0u16; grid.cells()];
-    for (i, &cell) in free.iter().enumerate() {
-        known_sides(instance, &clue_at, &rank, &slots, cell, i)?;
+        known_sides(instance, &clues.shown, &rank, &slots, cell, i)?;
     }
     Ok(())
-}
-
-/// The cell of each clue's shown colours, the pieces the clues take, and the clue-only board.
-#[allow(clippy::type_complexity)]
-pub(crate) fn clues(instance: &Instance) -> Result<(Vec<Option<[Colour; 4]>>, Vec<bool>, Board), String> {
-    let grid = instance.grid;
-    let mut clue_at = vec![None; grid.cells()];
-    let mut clue_pieces = vec![false; instance.pieces.len()];
-    let mut board = Board::empty(grid);
-    for clue in &instance.clues {
-        let p = clue.placement;
-        if clue.cell >= grid.cells() || p.piece >= instance.pieces.len() || clue_pieces[p.piece] {
-            return Err(format!("the clue at cell {} is out of range or repeats a piece", clue.cell));
-        }
-        clue_pieces[p.piece] = true;
-        clue_at[clue.cell] = Some(instance.pieces[p.piece].rotated(p.rotation));
-        board.cells[clue.cell] = Some(p);
-    }
-    Ok((clue_at, clue_pieces, board))
 }
 
 /// The known sides of the free cell `cell` (at depth `i`): neighbours placed
@@ -295,11 +266,6 @@ fn known_sides(
 /// The bit offset, in a neighbour's packed colours, of its side facing this cell's `side`.
 fn facing_shift(side: Side) -> u8 {
     8 * side.opposite().index() as u8
-}
-
-/// The rim class of `cell`: bit `s` set when side `s` faces the rim.
-fn class_of(instance: &Instance, cell: usize) -> u8 {
-    Side::ALL.iter().fold(0u8, |m, &s| m | (u8::from(instance.grid.is_rim_side(cell, s)) << s.index()))
 }
 
 /// Every table's lists back to back (unsorted: [`Lists::shuffle`] sorts them) and the heads.
@@ -343,7 +309,7 @@ fn candidates(
         let q = p.0.iter().filter(|c| quota.contains(c)).count() as u8;
         for rotation in Rotation::ALL {
             let shown = p.rotated(rotation);
-            let rim_fits = (0..4).all(|s| (shown[s] == GREY) == (table.class >> s & 1 == 1));
+            let rim_fits = grey_class(shown) == table.class;
             let clues_fit = table.filters.iter().all(|&(side, c)| side == NO_SIDE || shown[usize::from(side)] == c);
             if rim_fits && clues_fit {
                 cands.push((shown, piece as u16, q));

@@ -19,6 +19,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use super::lists::{Lists, Rec, Step};
+use crate::kernel::{SLOTS, boxed};
 use crate::puzzle::{Board, Instance, Placement};
 
 /// Placements between two looks at the clock and the shared flags.
@@ -126,7 +127,7 @@ struct Walk<'a> {
     /// Per depth, the breaks and quota sides of the cells placed before it.
     breaks: Vec<u8>,
     quota: Vec<u16>,
-    used: Box<[bool; 1 << 16]>,
+    used: Box<[bool; SLOTS]>,
     depth: usize,
     deepest: usize,
     /// The inner loop hands back at this depth: one past the deepest, or the depth where every board is reported.
@@ -150,8 +151,7 @@ impl<'a> Walk<'a> {
         assert!(lists.slots.iter().all(|&v| key_ok(v)), "a slot shows a colour out of range");
         assert!(lists.steps.iter().all(|s| usize::from(s.a.max(s.b)) < lists.slots.len()), "a side reads no slot");
         let free = lists.free();
-        let mut used = Box::new([false; 1 << 16]);
-        used[..lists.clue_pieces.len()].copy_from_slice(&lists.clue_pieces);
+        let used = boxed(&lists.clue_pieces);
         let mut walk = Walk {
             steps: &lists.steps,
             recs: &lists.recs,

@@ -19,6 +19,7 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
+use crate::kernel::{Clues, NO_SIDE, SLOTS, boxed, grey_class, pack, rim_class};
 use crate::puzzle::{Board, Colour, GREY, Instance, Placement, Rotation, Side};
 use crate::rng::Rng;
 
@@ -60,9 +61,6 @@ fn bucket(keys: usize, cands: &[Cand], key: impl Fn(&Cand) -> usize) -> (Vec<u32
     start.push(all.len() as u32);
     (start, all)
 }
-
-/// No side: the index of a missing A or B.
-const NO_SIDE: u8 = 4;
 
 /// One known side of a cell: the neighbour that shows its colour, and whether it may break.
 #[derive(Clone, Copy, Debug)]
@@ -108,16 +106,12 @@ pub(crate) struct Plan {
     initial_left: Vec<i32>,
 }
 
-fn pack(shown: [Colour; 4]) -> u32 {
-    u32::from_le_bytes(shown)
-}
-
 /// The candidate tables of one (rim class, side A, side B) key: every
 /// placement of a piece no clue takes that fits the class, bucketed by the
 /// colours on A and B (a missing side reads as the colour `colours`).
 fn tables_of(
     instance: &Instance,
-    (class, a_side, b_side): (usize, u8, u8),
+    (class, a_side, b_side): (u8, u8, u8),
     clue_pieces: &[bool],
     colours: usize,
 ) -> Tables {
@@ -125,7 +119,7 @@ fn tables_of(
     for (piece, p) in instance.pieces.iter().enumerate().filter(|&(q, _)| !clue_pieces[q]) {
         for rotation in Rotation::ALL {
             let shown = p.rotated(rotation);
-            if (0..4).all(|s| (shown[s] == GREY) == (class >> s & 1 == 1)) {
+            if grey_class(shown) == class {
                 cands.push(Cand { shown, piece: piece as u16, rotation: rotation.turns() });
             }
         }
@@ -142,24 +136,19 @@ fn tables_of(
 
 /// Per colour: the open sides with only the clues placed (a clue's side
 /// facing a free cell), and the sides of the pieces no clue takes.
-fn colour_counts(
-    instance: &Instance,
-    clue_at: &[Option<[Colour; 4]>],
-    clue_pieces: &[bool],
-    colours: usize,
-) -> (Vec<i32>, Vec<i32>) {
+fn colour_counts(instance: &Instance, clues: &Clues, colours: usize) -> (Vec<i32>, Vec<i32>) {
     let grid = instance.grid;
     let mut open = vec![0i32; colours];
-    for (cell, shown) in clue_at.iter().enumerate() {
+    for (cell, shown) in clues.shown.iter().enumerate() {
         let Some(shown) = shown else { continue };
         for side in Side::ALL {
-            if grid.neighbour(cell, side).is_some_and(|o| clue_at[o].is_none()) {
+            if grid.neighbour(cell, side).is_some_and(|o| clues.shown[o].is_none()) {
                 open[usize::from(shown[side.index()])] += 1;
             }
         }
     }
     let mut left = vec![0i32; colours];
-    for (_, p) in instance.pieces.iter().enumerate().filter(|&(q, _)| !clue_pieces[q]) {
+    for (_, p) in instance.pieces.iter().enumerate().filter(|&(q, _)| !clues.pieces[q]) {
         for &c in &p.0 {
             left[usize::from(c)] += 1;
         }
@@ -173,23 +162,10 @@ impl Plan {
     pub(crate) fn new(instance: &Instance, order: &[usize]) -> Result<Plan, String> {
         let grid = instance.grid;
         let colours = usize::from(instance.max_colour()) + 1;
-        let (clue_at, clue_pieces, _) = super::lists::clues(instance)?;
-        let mut initial = vec![0u32; grid.cells() + 1];
-        for (cell, shown) in clue_at.iter().enumerate() {
-            if let Some(shown) = shown {
-                initial[cell] = pack(*shown);
-            }
-        }
-        let free: Vec<usize> = order.iter().copied().filter(|&c| c < grid.cells() && clue_at[c].is_none()).collect();
-        let mut rank = vec![usize::MAX; grid.cells()];
-        for (i, &cell) in free.iter().enumerate() {
-            rank[cell] = i;
-        }
-        let class_of = |cell: usize| {
-            Side::ALL.iter().fold(0usize, |m, &s| m | (usize::from(grid.is_rim_side(cell, s)) << s.index()))
-        };
+        let clues = Clues::of(instance)?;
+        let (free, rank) = clues.fill(order);
         let frame = |a: usize, b: usize| grid.is_rim_cell(a) && grid.is_rim_cell(b);
-        let mut keys: Vec<(usize, u8, u8)> = Vec::new();
+        let mut keys: Vec<(u8, u8, u8)> = Vec::new();
         let mut steps = Vec::with_capacity(free.len());
         for (i, &cell) in free.iter().enumerate() {
             let mut known = [Known { side: NO_SIDE, facing: 0, src: grid.cells() as u16, fixed: false }; 4];
@@ -197,7 +173,7 @@ impl Plan {
             let mut open = 0u8;
             for side in Side::ALL {
                 let Some(other) = grid.neighbour(cell, side) else { continue };
-                if clue_at[other].is_some() || rank[other] < i {
+                if clues.shown[other].is_some() || rank[other] < i {
                     known[count] = Known {
                         side: side.index() as u8,
                         facing: 8 * side.opposite().index() as u8,
@@ -209,20 +185,25 @@ impl Plan {
                     open |= 1 << side.index();
                 }
             }
-            let key = (class_of(cell), known[0].side, known[1].side);
+            let key = (rim_class(grid, cell), known[0].side, known[1].side);
             let tables = keys.iter().position(|&k| k == key).unwrap_or_else(|| {
                 keys.push(key);
                 keys.len() - 1
             });
             steps.push(Step { cell: cell as u16, tables, known, count: count as u8, open });
         }
-        let tables = keys.iter().map(|&key| tables_of(instance, key, &clue_pieces, colours)).collect();
-        let mut clue_board = Board::empty(grid);
-        for clue in &instance.clues {
-            clue_board.cells[clue.cell] = Some(clue.placement);
-        }
-        let (initial_open, initial_left) = colour_counts(instance, &clue_at, &clue_pieces, colours);
-        Ok(Plan { colours, steps, tables, clue_board, initial, clue_pieces, initial_open, initial_left })
+        let tables = keys.iter().map(|&key| tables_of(instance, key, &clues.pieces, colours)).collect();
+        let (initial_open, initial_left) = colour_counts(instance, &clues, colours);
+        Ok(Plan {
+            colours,
+            steps,
+            tables,
+            clue_board: instance.clue_board(),
+            initial: clues.packed(),
+            clue_pieces: clues.pieces,
+            initial_open,
+            initial_left,
+        })
     }
 
     /// Free cells.
@@ -585,13 +566,11 @@ fn next(plan: &Plan, step: &Step, frame: &mut Frame, used: &Used, breaks: usize,
 
 /// The packed colours of every cell (0 while empty), indexed by the cell's
 /// `u16` number, so no bounds are checked.
-struct Shown(Box<[u32; 1 << 16]>);
+struct Shown(Box<[u32; SLOTS]>);
 
 impl Shown {
     fn new(initial: &[u32]) -> Shown {
-        let mut shown = Shown(vec![0u32; 1 << 16].into_boxed_slice().try_into().expect("2^16 cells"));
-        shown.0[..initial.len()].copy_from_slice(initial);
-        shown
+        Shown(boxed(initial))
     }
 
     /// The colour the known side's neighbour shows towards the cell.
@@ -602,13 +581,11 @@ impl Shown {
 }
 
 /// Which pieces are placed, indexed by the piece's `u16` number, so no bounds are checked.
-struct Used(Box<[bool; 1 << 16]>);
+struct Used(Box<[bool; SLOTS]>);
 
 impl Used {
     fn new(clue_pieces: &[bool]) -> Used {
-        let mut used = Used(Box::new([false; 1 << 16]));
-        used.0[..clue_pieces.len()].copy_from_slice(clue_pieces);
-        used
+        Used(boxed(clue_pieces))
     }
 }
 

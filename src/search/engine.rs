@@ -20,7 +20,8 @@ use std::time::Instant;
 
 use super::chain::Chains;
 use super::plan::Plan;
-use super::step::{Entry, SLOTS, Step};
+use super::step::{Entry, Step};
+use crate::kernel::{SLOTS, boxed};
 use crate::puzzle::Board;
 
 /// Placements between two looks at the clock and the stop flags.
@@ -125,13 +126,6 @@ fn wanted(step: &Step, colour_of: &[u32; SLOTS]) -> u32 {
     let c = (colour_of[usize::from(step.c_src)] >> step.c_shift) & 0xFF;
     let d = (colour_of[usize::from(step.d_src)] >> step.d_shift) & 0xFF;
     (c << step.c_put) | (d << step.d_put)
-}
-
-/// A zeroed fixed-size array on the heap, filled from `from`.
-pub(crate) fn boxed<T: Copy + Default>(from: &[T]) -> Box<[T; SLOTS]> {
-    let mut v = vec![T::default(); SLOTS];
-    v[..from.len()].copy_from_slice(from);
-    v.into_boxed_slice().try_into().unwrap_or_else(|_| unreachable!("SLOTS long"))
 }
 
 /// The outcome of scanning one depth's candidates.

@@ -208,7 +208,7 @@ pub fn solve(instance: &Instance, options: &Options, limits: &Limits, stop: &Sto
     let mut chosen = match run.choose_plans(limits.time_limit, &mut stats) {
         Choice::Plans(chosen) => chosen,
         Choice::Solved(board) => return finish(Status::Solved, Some(board), stats),
-        Choice::Stopped => return finish(Status::Interrupted, Some(plan::clue_board(instance)), stats),
+        Choice::Stopped => return finish(Status::Interrupted, Some(instance.clue_board()), stats),
     };
     stats.strip_test = run.decide_strip_test(&mut chosen);
     let split = run.share(&mut chosen);

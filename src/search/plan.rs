@@ -16,12 +16,10 @@ use std::collections::HashMap;
 
 use super::chain::Chains;
 use super::order::Order;
-use super::step::{Entry, SLOTS, Step};
-use crate::puzzle::{Board, Colour, GREY, Instance, Placement, Rotation, Side};
+use super::step::{Entry, Step};
+use crate::kernel::{NO_SIDE, SLOTS, grey_class, pack, rim_class};
+use crate::puzzle::{Board, GREY, Instance, Placement, Rotation, Side};
 use crate::rng::Rng;
-
-/// Side index meaning "no side" in a table's key.
-const NO_SIDE: usize = 4;
 
 /// Everything one search (or estimate) over one fill order needs, read-only.
 #[derive(Clone, Debug)]
@@ -48,11 +46,6 @@ pub(crate) struct Plan {
     pub(crate) clue_board: Board,
     /// The strips of the order and their completion test.
     pub(crate) chains: Chains,
-}
-
-/// Packs the colours a placement shows into a `u32`, N in the low byte.
-fn pack(shown: [Colour; 4]) -> u32 {
-    u32::from_le_bytes(shown)
 }
 
 /// Why the clues alone make the instance unsolvable (or malformed), if they do:
@@ -97,15 +90,6 @@ pub(crate) fn clue_conflict(instance: &Instance) -> Option<String> {
         }
     }
     None
-}
-
-/// The board holding the clues only.
-pub(crate) fn clue_board(instance: &Instance) -> Board {
-    let mut board = Board::empty(instance.grid);
-    for clue in &instance.clues {
-        board.cells[clue.cell] = Some(clue.placement);
-    }
-    board
 }
 
 /// The step of `cell`, whose known sides are `known` (side index, neighbour),
@@ -159,9 +143,9 @@ impl Plan {
             initial_used[p.piece] = true;
             fixed[clue.cell] = true;
         }
-        let clue_board = clue_board(instance);
+        let clue_board = instance.clue_board();
 
-        let mut tables: HashMap<(usize, usize, usize), u32> = HashMap::new();
+        let mut tables: HashMap<(u8, usize, usize), u32> = HashMap::new();
         let mut entries = Vec::new();
         let mut starts = Vec::new();
         let mut rng = Rng::new(seed);
@@ -170,13 +154,13 @@ impl Plan {
             if fixed[cell] {
                 continue;
             }
-            let class = Side::ALL.iter().fold(0, |m, &s| m | (usize::from(grid.is_rim_side(cell, s)) << s.index()));
+            let class = rim_class(grid, cell);
             // Known sides: neighbours already fixed when this cell is reached.
             let known: Vec<(usize, usize)> = Side::ALL
                 .iter()
                 .filter_map(|&s| grid.neighbour(cell, s).filter(|&n| fixed[n]).map(|n| (s.index(), n)))
                 .collect();
-            let side_at = |k: usize| known.get(k).map_or(NO_SIDE, |&(s, _)| s);
+            let side_at = |k: usize| known.get(k).map_or(usize::from(NO_SIDE), |&(s, _)| s);
             let (a_side, b_side) = (side_at(0), side_at(1));
             let base = *tables.entry((class, a_side, b_side)).or_insert_with(|| {
                 let base = starts.len() as u32;
@@ -236,7 +220,7 @@ impl Plan {
 #[allow(clippy::too_many_arguments)]
 fn build_table(
     instance: &Instance,
-    class: usize,
+    class: u8,
     a_side: usize,
     b_side: usize,
     colours: usize,
@@ -249,11 +233,10 @@ fn build_table(
     for (piece, p) in instance.pieces.iter().enumerate() {
         for rotation in Rotation::ALL {
             let shown = p.rotated(rotation);
-            let grey = (0..4).fold(0, |m, s| m | (usize::from(shown[s] == GREY) << s));
-            if grey != class {
+            if grey_class(shown) != class {
                 continue;
             }
-            let colour_at = |side: usize| if side == NO_SIDE { 0 } else { usize::from(shown[side]) };
+            let colour_at = |side: usize| if side == usize::from(NO_SIDE) { 0 } else { usize::from(shown[side]) };
             lists[colour_at(a_side) * colours + colour_at(b_side)].push(Entry {
                 colours: pack(shown),
                 piece: piece as u16,

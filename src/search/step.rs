@@ -3,9 +3,6 @@
 //! The leaf the plan, the strip test (`chain.rs`), the engine and the
 //! estimator share; the key arithmetic is written once, in [`Step::key`].
 
-/// Length of the engine's fixed-size cell and piece arrays: any `u16` index fits.
-pub(crate) const SLOTS: usize = 1 << 16;
-
 /// One candidate of a table: a piece in a rotation and the colours it shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C)]

@@ -1,0 +1,126 @@
+//! The placement basics under both walks (the complete search in `search/`, the score walk in `score/`): packed colours, rim and grey classes, the clues laid out, and the fixed-size arrays any `u16` indexes.
+//!
+//! Each is one fact the two walks must agree on; written here once, a table
+//! built by one walk means what the same table built by the other means.
+
+use crate::puzzle::{Colour, GREY, Grid, Instance, Side};
+
+/// Length of the walks' fixed-size cell and piece arrays: any `u16` index
+/// fits, so the inner loops index them without a bounds check.
+pub(crate) const SLOTS: usize = 1 << 16;
+
+/// A side index meaning "no side" in a table's key (N E S W are 0 to 3).
+pub(crate) const NO_SIDE: u8 = 4;
+
+/// The colours a placement shows packed into a `u32`: N in the low byte, then E, S, W.
+#[inline(always)]
+pub(crate) fn pack(shown: [Colour; 4]) -> u32 {
+    u32::from_le_bytes(shown)
+}
+
+/// The rim class of `cell`: bit `s` set when its side `s` faces the rim.
+pub(crate) fn rim_class(grid: Grid, cell: usize) -> u8 {
+    Side::ALL.iter().fold(0, |m, &s| m | (u8::from(grid.is_rim_side(cell, s)) << s.index()))
+}
+
+/// The grey class of the colours a placement shows: bit `s` set when side
+/// `s` is grey. A placement fits a cell when the two classes are equal.
+pub(crate) fn grey_class(shown: [Colour; 4]) -> u8 {
+    (0..4).fold(0, |m, s| m | (u8::from(shown[s] == GREY) << s))
+}
+
+/// A zeroed fixed-size array on the heap, filled from `from` (at most [`SLOTS`] long).
+pub(crate) fn boxed<T: Copy + Default>(from: &[T]) -> Box<[T; SLOTS]> {
+    let mut v = vec![T::default(); SLOTS];
+    v[..from.len()].copy_from_slice(from);
+    v.into_boxed_slice().try_into().unwrap_or_else(|_| unreachable!("SLOTS long"))
+}
+
+/// The clues laid out for a walk.
+#[derive(Clone, Debug)]
+pub(crate) struct Clues {
+    /// Per cell, the colours its clue shows (N E S W), if it holds one.
+    pub(crate) shown: Vec<Option<[Colour; 4]>>,
+    /// Per piece, whether a clue takes it.
+    pub(crate) pieces: Vec<bool>,
+}
+
+impl Clues {
+    /// The clues of `instance`, or why they cannot be laid out: a cell or
+    /// piece out of range, or a piece two clues take.
+    pub(crate) fn of(instance: &Instance) -> Result<Clues, String> {
+        let grid = instance.grid;
+        let mut shown = vec![None; grid.cells()];
+        let mut pieces = vec![false; instance.pieces.len()];
+        for clue in &instance.clues {
+            let p = clue.placement;
+            if clue.cell >= grid.cells() || p.piece >= instance.pieces.len() || pieces[p.piece] {
+                return Err(format!("the clue at cell {} is out of range or repeats a piece", clue.cell));
+            }
+            pieces[p.piece] = true;
+            shown[clue.cell] = Some(instance.pieces[p.piece].rotated(p.rotation));
+        }
+        Ok(Clues { shown, pieces })
+    }
+
+    /// Per cell, the packed colours of its clue (0 where none), then a
+    /// sentinel cell showing nothing: one longer than the board.
+    pub(crate) fn packed(&self) -> Vec<u32> {
+        let mut packed: Vec<u32> = self.shown.iter().map(|shown| shown.map_or(0, pack)).collect();
+        packed.push(0);
+        packed
+    }
+
+    /// The cells of `order` a walk fills (in range, no clue), in fill order,
+    /// and per cell its depth in that fill (`usize::MAX` for the others).
+    pub(crate) fn fill(&self, order: &[usize]) -> (Vec<usize>, Vec<usize>) {
+        let cells = self.shown.len();
+        let free: Vec<usize> = order.iter().copied().filter(|&c| c < cells && self.shown[c].is_none()).collect();
+        let mut depth = vec![usize::MAX; cells];
+        for (i, &cell) in free.iter().enumerate() {
+            depth[cell] = i;
+        }
+        (free, depth)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{PlantedSpec, planted};
+    use crate::puzzle::{Placement, Rotation};
+
+    /// The classes of a solved board's pieces are their cells' classes: a
+    /// rim side is grey and an inner side is not. Catches a class built with
+    /// its bits in another side order than `pack`'s (N E S W), which would
+    /// give a walk no candidate on the rim.
+    #[test]
+    fn a_solution_shows_grey_exactly_where_its_cells_face_the_rim() {
+        let p = planted(&PlantedSpec::square(5, 2, 4, 1)).unwrap();
+        for (cell, placed) in p.solution.cells.iter().enumerate() {
+            let Placement { piece, rotation } = placed.unwrap();
+            let shown = p.instance.pieces[piece].rotated(rotation);
+            assert_eq!(grey_class(shown), rim_class(p.instance.grid, cell), "cell {cell}");
+            assert_eq!(pack(shown).to_le_bytes(), shown, "N in the low byte");
+        }
+    }
+
+    /// The clues laid out match the instance's clue board; a clue naming a
+    /// piece twice is refused. Catches a clue laid at the wrong cell or rotation.
+    #[test]
+    fn the_clues_are_laid_where_the_instance_puts_them() {
+        let mut instance = planted(&PlantedSpec::square(5, 2, 4, 2)).unwrap().instance;
+        let clues = Clues::of(&instance).unwrap();
+        let board = instance.clue_board();
+        for (cell, placed) in board.cells.iter().enumerate() {
+            let clue = instance.clues.iter().find(|k| k.cell == cell).map(|k| k.placement);
+            assert_eq!(*placed, clue, "cell {cell}");
+            let want = placed.map(|p| instance.pieces[p.piece].rotated(p.rotation));
+            assert_eq!(clues.shown[cell], want, "cell {cell}");
+        }
+        assert_eq!(clues.pieces.iter().filter(|&&t| t).count(), instance.clues.len());
+        let twice = instance.clues[0].placement.piece;
+        instance.clues[1].placement = Placement { piece: twice, rotation: Rotation::new(0).unwrap() };
+        assert!(Clues::of(&instance).unwrap_err().contains("repeats a piece"));
+    }
+}
