@@ -14,7 +14,7 @@ use std::time::Instant;
 use crate::error::Error;
 use crate::formats::board_json;
 use crate::formats::checkpoint::{self, Checkpoint};
-use crate::outcome::{Status, accept};
+use crate::outcome::{Ranked, Status, accept, rank};
 use crate::output::write_atomic;
 use crate::puzzle::{Board, Instance};
 
@@ -101,11 +101,11 @@ impl<'a> BestFiles<'a> {
     /// [`Error::Rejected`] when the checker rejects the board (it breaks a hard
     /// rule: a piece twice, a clue moved, a colour on the rim).
     pub fn offer(&self, board: &Board) -> Result<Offered, Error> {
-        let score = checked_score(self.instance, board)?;
         let mut kept = self.lock();
-        if kept.score.is_some_and(|s| score <= s) {
-            return Ok(Offered::NotBetter(score));
-        }
+        let score = match rank(self.instance, board, kept.score)? {
+            Ranked::NotBetter(score) => return Ok(Offered::NotBetter(score)),
+            Ranked::Better(score) => score,
+        };
         *kept = Kept { board: Some(board.clone()), score: Some(score) };
         Ok(Offered::Better { score, unwritten: self.write(&kept).err() })
     }

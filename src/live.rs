@@ -7,11 +7,12 @@
 //! the lock, so a solver thread reporting a new best never waits for the page.
 //! Who calls what:
 //! - a run or a bench job says it [`begin`]s, with a label and its instance;
-//! - the layer that runs the checker reports each board it accepted
-//!   ([`verified`]): only verified boards reach the page, as in the CLI;
+//! - the checker's gate ([`crate::outcome::accept`]) reports each board it
+//!   accepted ([`verified`]): only verified boards reach the page;
 //! - the native searches add their placements as they poll ([`nodes`]);
 //! - the portfolio names its arms ([`arms`]) and says how each ended ([`arm_done`]);
-//! - the run says how it ended ([`end`]).
+//! - the run says how it ended ([`Running::end`]), or ends as failed when
+//!   its [`Running`] is dropped first.
 //!
 //! The page's server reads the feed with [`Feed::view`] when [`Feed::version`]
 //! moves, and renders the view on its own thread (`watch.rs`).
@@ -34,10 +35,45 @@ pub fn feed() -> Option<&'static Feed> {
     FEED.get()
 }
 
-/// A run or a bench job starts: `label` says what runs (e.g. `cpsat on planted-12x12-f5i17-s1`).
-pub fn begin(label: &str, instance: &Instance) {
-    if let Some(feed) = feed() {
-        feed.begin(label, instance);
+/// A run or a bench job starts: `label` says what runs (e.g. `cpsat on
+/// planted-12x12-f5i17-s1`). The run is over when the returned [`Running`]
+/// is ended or dropped.
+pub fn begin(label: &str, instance: &Instance) -> Running<'static> {
+    Running::on(feed(), label, instance)
+}
+
+/// The page's current run, from [`begin`] until [`Running::end`]; one
+/// dropped before it ends (an error or a panic on the way) ends as `failed`,
+/// so the page never shows a run that is over as running.
+#[must_use = "the run ends on the page when this is dropped"]
+pub struct Running<'a> {
+    feed: Option<&'a Feed>,
+    ended: bool,
+}
+
+impl<'a> Running<'a> {
+    /// A run begun on `feed` (none: the feed is off).
+    fn on(feed: Option<&'a Feed>, label: &str, instance: &Instance) -> Running<'a> {
+        if let Some(feed) = feed {
+            feed.begin(label, instance);
+        }
+        Running { feed, ended: false }
+    }
+
+    /// The run ended with `status`.
+    pub fn end(mut self, status: &str) {
+        self.ended = true;
+        if let Some(feed) = self.feed {
+            feed.end(status);
+        }
+    }
+}
+
+impl Drop for Running<'_> {
+    fn drop(&mut self) {
+        if let Some(feed) = self.feed.filter(|_| !self.ended) {
+            feed.end("failed");
+        }
     }
 }
 
@@ -74,13 +110,6 @@ pub fn arm_done(index: usize, status: &str, seconds: f64) {
             arm.seconds = Some(seconds);
         }
         feed.touch();
-    }
-}
-
-/// The run (or job) ended with `status`.
-pub fn end(status: &str) {
-    if let Some(feed) = feed() {
-        feed.end(status);
     }
 }
 
@@ -321,5 +350,20 @@ mod tests {
         let view = feed.view();
         assert!(view.best.is_none() && view.history.is_empty() && feed.nodes() == 0);
         assert_eq!((view.jobs, view.label.as_str(), view.status.as_str()), (2, "again", "running"));
+    }
+
+    /// A run ended says how; a run dropped before it ends (an error returned
+    /// on the way) ends as failed. Catches a page left showing "running" for
+    /// a run that is over, as every caller's early return once left it.
+    #[test]
+    fn a_run_dropped_before_it_ends_ends_as_failed() {
+        let feed = Feed::new();
+        let p = planted(&PlantedSpec::square(4, 2, 3, 1)).unwrap();
+        Running::on(Some(&feed), "ends", &p.instance).end("solved");
+        assert_eq!((feed.view().ended, feed.view().status.as_str()), (true, "solved"));
+        let running = Running::on(Some(&feed), "errs", &p.instance);
+        assert_eq!((feed.view().ended, feed.view().status.as_str()), (false, "running"));
+        drop(running);
+        assert_eq!((feed.view().ended, feed.view().status.as_str()), (true, "failed"));
     }
 }

@@ -93,7 +93,9 @@ pub struct Accepted {
 /// Runs the checker on a claim: a status and an optional board, from any solver or
 /// outside tool. A board claimed as a solution must be one; any other answer may
 /// leave cells empty (the DFS) or joins mismatched (the MIP's incumbent) but must
-/// break no other rule. Anything else is the solver's bug and an error.
+/// break no other rule. Anything else is the solver's bug and an error. An
+/// accepted board goes to the live page ([`crate::live::verified`]): this is
+/// the one place the page is fed boards, so it shows only what the checker accepted.
 pub fn accept(instance: &Instance, status: Status, board: Option<&Board>) -> Result<Accepted, Error> {
     let Some(board) = board else {
         return Ok(Accepted { report: None, solved: false, score: 0 });
@@ -104,5 +106,59 @@ pub fn accept(instance: &Instance, status: Status, board: Option<&Board>) -> Res
     if (claimed && !report.is_solution()) || hard {
         return Err(Error::Rejected(format!("the solver's board failed the checker: {report}")));
     }
+    crate::live::verified(board, report.score);
     Ok(Accepted { solved: report.is_solution(), score: report.score, report: Some(report) })
+}
+
+/// What the checker made of a board offered as a run's new best ([`rank`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ranked {
+    /// Accepted and scored above the best before it: the run's new best.
+    Better(usize),
+    /// Accepted, and scored no higher than the best before it.
+    NotBetter(usize),
+}
+
+/// The one test every new best board of a run passes before anyone sees it
+/// (the command line's files and stdout, a bench's trace, Python's
+/// callback): the checker's score, never the solver's count, compared with
+/// `best`, the score of the board last passed on. The caller holds `best` under its own lock across the
+/// call and what it does with the board, so boards are passed on in order.
+///
+/// # Errors
+/// [`Error::Rejected`] when the board breaks a rule other than a mismatched join.
+pub fn rank(instance: &Instance, board: &Board, best: Option<usize>) -> Result<Ranked, Error> {
+    let score = accept(instance, Status::Unknown, Some(board))?.score;
+    if best.is_some_and(|b| score <= b) {
+        return Ok(Ranked::NotBetter(score));
+    }
+    Ok(Ranked::Better(score))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::{PlantedSpec, planted};
+
+    /// A board is ranked by the checker's score against the best passed on
+    /// before: better once, then not better; a board with a piece twice is
+    /// rejected whatever the best. Catches a rank that trusts a count other
+    /// than the checker's, passes on equal boards, or lets a broken board by.
+    #[test]
+    fn boards_are_ranked_by_the_checkers_score_and_broken_ones_refused() {
+        // No clues: swapping two inner pieces then mismatches joins and moves no clue.
+        let p = planted(&PlantedSpec { clues: 0, ..PlantedSpec::square(4, 2, 3, 1) }).unwrap();
+        let max = p.instance.grid.max_score();
+        let mut mismatched = p.solution.clone();
+        mismatched.cells.swap(5, 6);
+        let lower = check(&p.instance, &mismatched).score;
+        assert!(lower < max);
+        assert_eq!(rank(&p.instance, &mismatched, None).unwrap(), Ranked::Better(lower));
+        assert_eq!(rank(&p.instance, &p.solution, Some(lower)).unwrap(), Ranked::Better(max));
+        assert_eq!(rank(&p.instance, &p.solution, Some(max)).unwrap(), Ranked::NotBetter(max));
+        assert_eq!(rank(&p.instance, &mismatched, Some(max)).unwrap(), Ranked::NotBetter(lower));
+        let mut twice = p.solution.clone();
+        twice.cells[6] = twice.cells[5];
+        assert!(matches!(rank(&p.instance, &twice, None), Err(Error::Rejected(_))));
+    }
 }

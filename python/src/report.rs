@@ -4,7 +4,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use edgematch::formats::load::Loaded;
 use edgematch::puzzle::Board as CoreBoard;
-use edgematch::solver::{self, Status};
+use edgematch::outcome::{Ranked, rank};
 use edgematch::stop::Stop;
 use pyo3::prelude::*;
 
@@ -71,13 +71,9 @@ impl Reporter {
         if state.closed || state.failure.is_some() {
             return;
         }
-        // The checker's score, never the solver's own count.
-        let Ok(accepted) = solver::accept(&self.loaded.instance, Status::Unknown, Some(board)) else { return };
-        if state.last.is_some_and(|last| accepted.score <= last) {
-            return;
-        }
-        state.last = Some(accepted.score);
-        if let Err(e) = self.call(board, accepted.score, seconds) {
+        let Ok(Ranked::Better(score)) = rank(&self.loaded.instance, board, state.last) else { return };
+        state.last = Some(score);
+        if let Err(e) = self.call(board, score, seconds) {
             state.failure = Some(e);
             self.stop.raise();
         }

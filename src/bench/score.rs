@@ -21,6 +21,7 @@ use crate::check::check;
 use crate::error::Error;
 use crate::formats::{instance_json, load, piece_list::Columns};
 use crate::generate::{PlantedSpec, planted};
+use crate::outcome::{Ranked, rank};
 use crate::puzzle::{Board, Instance};
 use crate::score;
 use crate::solver::{self, Limits, Solver, SolverKind, Status};
@@ -254,9 +255,9 @@ struct Found {
     seconds: f64,
 }
 
-/// Runs one arm. Each new best is checked before it joins the trace; a board
-/// that is not full or breaks a rule other than a mismatched join is left out
-/// of the trace (the arm's final board is checked again by the caller).
+/// Runs one arm. Each new best is ranked by the checker ([`rank`]) before it
+/// joins the trace; a board that breaks a rule other than a mismatched join
+/// is left out of the trace (the arm's final board is checked again by the caller).
 fn run_arm(arm: ScoreArm, instance: &Instance, limits: &Limits, stop: &Stop) -> Result<Found, Error> {
     if arm == ScoreArm::Blackwood {
         return run_blackwood(instance, limits, stop);
@@ -266,15 +267,14 @@ fn run_arm(arm: ScoreArm, instance: &Instance, limits: &Limits, stop: &Stop) -> 
         let (outcome, _) = solver::solve_accepted(&solver, instance, limits, stop)?;
         return Ok(Found { board: outcome.board, trace: Vec::new(), seconds: outcome.seconds });
     }
-    let trace = Mutex::new(Vec::new());
+    let trace: Mutex<Vec<(f64, usize)>> = Mutex::new(Vec::new());
     let on_best = |best: &score::Best| {
-        let report = check(instance, &best.board);
-        if report.placed == instance.grid.cells() && report.only_joins_mismatch() {
-            crate::live::verified(&best.board, report.score);
-            trace.lock().unwrap_or_else(|e| e.into_inner()).push((round3(best.seconds), report.score));
+        let mut trace = trace.lock().unwrap_or_else(|e| e.into_inner());
+        if let Ok(Ranked::Better(score)) = rank(instance, &best.board, trace.last().map(|&(_, s)| s)) {
+            trace.push((round3(best.seconds), score));
         }
     };
-    crate::live::begin(&format!("{arm} for the score on a {} board", instance.grid), instance);
+    let running = crate::live::begin(&format!("{arm} for the score on a {} board", instance.grid), instance);
     let options = match arm {
         ScoreArm::Budget => score::Options {
             walk: score::Walk::Budget,
@@ -284,7 +284,7 @@ fn run_arm(arm: ScoreArm, instance: &Instance, limits: &Limits, stop: &Stop) -> 
         _ => score::Options::default(),
     };
     let outcome = solver.solve_score(instance, &options, limits, stop, &on_best)?;
-    crate::live::end(&outcome.status.to_string());
+    running.end(&outcome.status.to_string());
     let mut trace = trace.into_inner().unwrap_or_else(|e| e.into_inner());
     trace.sort_by(|a, b| a.0.total_cmp(&b.0));
     Ok(Found { board: outcome.board, trace, seconds: outcome.seconds })

@@ -183,7 +183,6 @@ impl Bests<'_> {
                 score
             }
         };
-        edgematch::live::verified(&best.board, score);
         let seconds = self.offset + best.seconds;
         println!("best: {score}/{} after {seconds:.3} s", self.instance.grid.max_score());
         if let Some(path) = &self.args.trace {

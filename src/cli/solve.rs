@@ -429,9 +429,9 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
         Objective::Score => solver.describe_score(&limits, args.score.walk()),
     };
     println!("solver: {described}");
-    edgematch::live::begin(&format!("{} on {}", args.solver, loaded.name), instance);
+    let running = edgematch::live::begin(&format!("{} on {}", args.solver, loaded.name), instance);
     let Ok(outcome) = solve_objective(&args, &solver, (instance, &limits), &stop)? else { return Ok(Bug::code()) };
-    let Ok(code) = report(&args, (&solver, &limits), (&loaded, cube.as_deref()), &outcome, &stop)? else {
+    let Ok(code) = report(&args, (&solver, &limits), (&loaded, cube.as_deref()), (&outcome, running), &stop)? else {
         return Ok(Bug::code());
     };
     watching.linger(&stop);
@@ -506,7 +506,7 @@ fn report(
     args: &SolveArgs,
     (solver, limits): (&Solver, &Limits),
     (loaded, cube): (&Loaded, Option<&edgematch::cubes::Cube>),
-    outcome: &Outcome,
+    (outcome, running): (&Outcome, edgematch::live::Running<'_>),
     stop: &Stop,
 ) -> Result<Result<ExitCode, Bug>> {
     let instance = &loaded.instance;
@@ -524,10 +524,7 @@ fn report(
             return Ok(Err(Bug));
         }
     };
-    if let Some(board) = &outcome.board {
-        edgematch::live::verified(board, verified.score);
-    }
-    edgematch::live::end(&status.to_string());
+    running.end(&status.to_string());
     if let Some(cube) = cube
         && !cubes::record(&args.instance, cube, status, outcome, &solver.describe(limits))?
     {

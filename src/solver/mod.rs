@@ -210,13 +210,10 @@ pub fn solve_accepted(
     limits: &Limits,
     stop: &Stop,
 ) -> Result<(Outcome, Accepted), Error> {
-    crate::live::begin(&format!("{} on a {} board", solver.kind(), instance.grid), instance);
+    let running = crate::live::begin(&format!("{} on a {} board", solver.kind(), instance.grid), instance);
     let outcome = solver.solve(instance, limits, stop)?;
     let accepted = accept(instance, outcome.status, outcome.board.as_ref())?;
-    if let Some(board) = &outcome.board {
-        crate::live::verified(board, accepted.score);
-    }
-    crate::live::end(&outcome.status.to_string());
+    running.end(&outcome.status.to_string());
     Ok((outcome, accepted))
 }
 
