@@ -1,4 +1,5 @@
-//! The layering of `src/` as a test: no import circle between its files, and no function over 80 lines.
+//! The layering of `src/` as a test: no import circle between its files, no function over 80
+//! lines, and no file over 500.
 //!
 //! Each file under `src/` is a module. A file depends on another when it names a path into it:
 //! `crate::a::b`, `super::x`, `self::x`, or a child module of its own, in a `use` line or in code
@@ -16,6 +17,10 @@ use std::path::{Path, PathBuf};
 const LONG_FUNCTIONS: &[(&str, &str)] = &[];
 
 const MAX_FUNCTION_LINES: usize = 80;
+
+/// Most lines a file of `src/` may have, its unit tests included (`tests.rs` files aside):
+/// past it, a file holds more than one concept, or one a newcomer cannot read in one sitting.
+const MAX_FILE_LINES: usize = 500;
 
 /// A module path: `["search", "engine"]` for `src/search/engine.rs`, `[]` for `lib.rs`.
 type Module = Vec<String>;
@@ -456,6 +461,23 @@ fn no_function_of_src_over_eighty_lines() {
     );
 }
 
+/// The files of `sources` over [`MAX_FILE_LINES`] lines, with their counts.
+fn long_files(sources: &[Source]) -> Vec<(String, usize)> {
+    let lines = |s: &Source| s.code.lines().count();
+    sources.iter().filter(|s| lines(s) > MAX_FILE_LINES).map(|s| (s.file.clone(), lines(s))).collect()
+}
+
+#[test]
+fn no_file_of_src_over_five_hundred_lines() {
+    let long = long_files(&read_sources());
+    let list: Vec<String> = long.iter().map(|(file, lines)| format!("  {file}: {lines} lines")).collect();
+    assert!(
+        long.is_empty(),
+        "files over {MAX_FILE_LINES} lines (split them by concept or phase into a folder):\n{}",
+        list.join("\n")
+    );
+}
+
 #[test]
 fn the_checker_sees_circles_and_long_functions() {
     // The two checks above must be able to fail: a hand-made pair of files that import each
@@ -485,5 +507,8 @@ fn the_checker_sees_circles_and_long_functions() {
     assert_eq!(circles(&edges), vec![vec![vec!["a".to_owned()], vec!["b".to_owned()]]]);
     let lengths: Vec<(String, usize)> = functions(&b).into_iter().map(|(n, _, l)| (n, l)).collect();
     assert_eq!(lengths, vec![("g".to_owned(), 122), ("h".to_owned(), 1)]);
+    let long =
+        Source { file: "c.rs".into(), module: vec!["c".into()], code: "\n".repeat(501), children: BTreeSet::new() };
+    assert_eq!(long_files(&[a, long]), vec![("c.rs".to_owned(), 501)]);
     assert_eq!(blank_literals("let s = \"crate::x\"; // crate::y\n'a'"), "let s =           ;            \n   ");
 }

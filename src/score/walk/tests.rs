@@ -4,7 +4,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::generate::{PlantedSpec, forced_mismatch, planted};
-use crate::puzzle::Grid;
+use crate::puzzle::{Grid, Instance, Side};
 use crate::search::{Corner, Order};
 
 /// Per colour, from the board alone: the sides of placed cells (clues

@@ -1,63 +1,54 @@
-//! `edgematch solve`: one solver on one instance; every board goes through the checker before it is shown.
+//! What `edgematch solve`'s flags say: the arguments, per solver, the table of which objective and solver take which flag, and the solver and limits they ask for.
 
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use anyhow::{Result, bail};
 use clap::Args;
 use edgematch::cpsat::model::Formulation;
-use edgematch::formats::load::Loaded;
-use edgematch::formats::{board_json, bucas};
-use edgematch::output::write_atomic;
-use edgematch::puzzle::{Board, Instance};
 use edgematch::score as score_walk;
-use edgematch::solver::{self, Limits, Objective, Outcome, Solver, SolverKind, Status};
-use edgematch::stop::Stop;
-use edgematch::{cpsat, dfs, interrupt, mip, portfolio, render, sat, search};
-use prost::Message as _;
+use edgematch::solver::{Limits, Objective, Solver, SolverKind};
+use edgematch::{cpsat, dfs, mip, portfolio, sat, search};
 
-use super::args::{InstanceSourceArgs, SEED_RANGE, cores, given_flags, seconds};
-use super::cubes;
-use super::score::{self, ScoreArgs};
-use super::show::{describe, log_to_stderr, unless_interrupted};
-use super::watch::WatchArgs;
+use super::super::args::{InstanceSourceArgs, SEED_RANGE, cores, given_flags, seconds};
+use super::super::score::ScoreArgs;
+use super::super::watch::WatchArgs;
 
 #[derive(Args)]
 pub(crate) struct SolveArgs {
     /// The instance: instance JSON, or a piece list (see --columns).
-    instance: PathBuf,
+    pub(super) instance: PathBuf,
     #[command(flatten)]
-    source: InstanceSourceArgs,
+    pub(super) source: InstanceSourceArgs,
     /// Which solver: `auto` (a portfolio racing the arms that suit the board on
     /// every core; the first verified board wins), `search` (the native complete
     /// search), `sat` (CaDiCaL), `cpsat`, the `dfs` baseline, or the placement `mip` (HiGHS).
     #[arg(long, value_enum, default_value_t = SolverKind::Auto)]
-    solver: SolverKind,
+    pub(super) solver: SolverKind,
     /// What to look for: `full` (a solution, or a proof that there is none) or
     /// `score` (the best full board by matched joins, for boards no solver completes).
     #[arg(long, value_enum, default_value_t = Objective::Full)]
-    objective: Objective,
+    pub(super) objective: Objective,
     /// Wall-clock limit in seconds (default: none).
     #[arg(long, value_parser = seconds)]
-    time_limit: Option<f64>,
+    pub(super) time_limit: Option<f64>,
     /// Threads, for the solvers that run several: the portfolio's arms divide
     /// them, the native search splits one tree over them, the score search runs
     /// one walk on each, CP-SAT one worker each (as --workers). Default: every
     /// core this process may use (its CPU affinity and cgroup quota counted).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_THREADS)))]
-    threads: Option<u32>,
+    pub(super) threads: Option<u32>,
     /// Random seed (CP-SAT's `random_seed`, HiGHS' seed, the DFS shuffling stream).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(SEED_RANGE))]
-    seed: u64,
+    pub(super) seed: u64,
     /// Show the solver's own log (CP-SAT and HiGHS write it to standard output).
     #[arg(long)]
-    log: bool,
+    pub(super) log: bool,
     /// Draw the verified board as SVG here.
     #[arg(long)]
-    svg: Option<PathBuf>,
+    pub(super) svg: Option<PathBuf>,
     /// Write the verified board here (board JSON; the best partial board if unsolved).
     #[arg(long)]
-    out: Option<PathBuf>,
+    pub(super) out: Option<PathBuf>,
     /// Cube and conquer on this machine: split the instance into at least K
     /// cubes (as `split` does) and run them over the local cores, each cube's
     /// solve on one core, --time-limit per cube; the first board verified
@@ -65,34 +56,34 @@ pub(crate) struct SolveArgs {
     /// (A cube file written by `split` is solved like an instance, with its
     /// result file written beside it.)
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..=edgematch::cubes::MAX_CUBES as u64))]
-    cubes: Option<u64>,
+    pub(super) cubes: Option<u64>,
     #[command(flatten)]
-    cpsat: CpsatArgs,
+    pub(super) cpsat: CpsatArgs,
     #[command(flatten)]
-    dfs: DfsArgs,
+    pub(super) dfs: DfsArgs,
     #[command(flatten)]
-    search: SearchArgs,
+    pub(super) search: SearchArgs,
     #[command(flatten)]
-    sat: SatArgs,
+    pub(super) sat: SatArgs,
     #[command(flatten)]
-    score: ScoreArgs,
+    pub(super) score: ScoreArgs,
     #[command(flatten)]
-    watch: WatchArgs,
+    pub(super) watch: WatchArgs,
 }
 
 /// Flags that only the SAT backend takes.
 #[derive(Args)]
 #[command(next_help_heading = "SAT options (--solver sat)")]
-struct SatArgs {
+pub(super) struct SatArgs {
     /// CaDiCaL's option set (default: default).
     #[arg(long, value_enum)]
-    sat_config: Option<sat::Config>,
+    pub(super) sat_config: Option<sat::Config>,
     /// The at-most-one encoding of cells and pieces (default: ladder).
     #[arg(long, value_enum)]
-    am1: Option<sat::Am1>,
+    pub(super) am1: Option<sat::Am1>,
     /// Leave out the redundant support clauses (seam colour -> some placement showing it).
     #[arg(long)]
-    no_support: bool,
+    pub(super) no_support: bool,
 }
 
 impl SatArgs {
@@ -115,23 +106,23 @@ impl SatArgs {
 /// Flags that only the native search takes.
 #[derive(Args)]
 #[command(next_help_heading = "Search options (--solver search)")]
-struct SearchArgs {
+pub(super) struct SearchArgs {
     /// The fill order: `auto` (the smallest tree by Knuth's estimate; with
     /// `--parallel race`, the two smallest from different corners) or a name such as `row-scan`,
     /// `corner-square-nw`, `fail-first-sw-t` (see --explain for the list).
     #[arg(long)]
-    order: Option<search::OrderChoice>,
+    pub(super) order: Option<search::OrderChoice>,
     /// Print each order's estimated tree size and the choice, on stderr.
     #[arg(long)]
-    explain: bool,
+    pub(super) explain: bool,
     /// How the threads share the work (default: split).
     #[arg(long, value_enum)]
-    parallel: Option<search::Parallel>,
+    pub(super) parallel: Option<search::Parallel>,
     /// Test each strip of the fill order for completion (with pieces'
     /// reuse allowed) when the search enters it, and place only candidates
     /// it admits (default: auto).
     #[arg(long, value_enum)]
-    strip_test: Option<search::StripTest>,
+    pub(super) strip_test: Option<search::StripTest>,
 }
 
 impl SearchArgs {
@@ -149,52 +140,52 @@ impl SearchArgs {
 /// Flags that only CP-SAT takes.
 #[derive(Args)]
 #[command(next_help_heading = "CP-SAT options (--solver cpsat)")]
-struct CpsatArgs {
+pub(super) struct CpsatArgs {
     /// CP-SAT workers (default: the number of cores).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=10_000))]
-    workers: Option<u32>,
+    pub(super) workers: Option<u32>,
     /// The formulation (default: table, the fastest).
     #[arg(long, value_enum)]
-    model: Option<Formulation>,
+    pub(super) model: Option<Formulation>,
     /// A decision strategy in the model (default: solver); `clues` is followed
     /// by CP-SAT's fixed-search worker, or by every worker with
     /// `--cpsat-param search_branching=fixed`.
     #[arg(long, value_enum)]
-    strategy: Option<cpsat::tuning::Strategy>,
+    pub(super) strategy: Option<cpsat::tuning::Strategy>,
     /// Run the native search this many seconds first and give CP-SAT its
     /// deepest board as a solution hint (the seconds count in --time-limit).
     #[arg(long, value_parser = seconds, value_name = "S")]
-    hint_seconds: Option<f64>,
+    pub(super) hint_seconds: Option<f64>,
     /// A CP-SAT parameter, NAME=VALUE (repeatable): search_branching
     /// (automatic, fixed, portfolio, lp, pseudo_cost, quick_restart, hint,
     /// partial_fixed, randomized), linearization_level (0-2), symmetry_level
     /// (0-4), cp_model_presolve, use_lns (true/false).
     #[arg(long = "cpsat-param", value_name = "NAME=VALUE")]
-    cpsat_params: Vec<cpsat::tuning::Param>,
+    pub(super) cpsat_params: Vec<cpsat::tuning::Param>,
     /// Write the CpModelProto here (binary protobuf), before solving.
     #[arg(long)]
-    dump_model: Option<PathBuf>,
+    pub(super) dump_model: Option<PathBuf>,
 }
 
 /// Flags that only the DFS takes.
 #[derive(Args)]
 #[command(next_help_heading = "DFS options (--solver dfs)")]
-struct DfsArgs {
+pub(super) struct DfsArgs {
     /// Placements between restarts (default: 100000).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    restart_nodes: Option<u64>,
+    pub(super) restart_nodes: Option<u64>,
     /// Stop after about this many placements (for reproducible measurements).
     #[arg(long)]
-    node_limit: Option<u64>,
+    pub(super) node_limit: Option<u64>,
     /// Apply the flux endgame certificate once the board holds at least N cells.
     #[arg(long, value_name = "N")]
-    flux_prune: Option<usize>,
+    pub(super) flux_prune: Option<usize>,
     /// Exhaustive search without restarts (proves unsolvable, or finds a solution).
     #[arg(long)]
-    complete: bool,
+    pub(super) complete: bool,
     /// Count solutions exhaustively, stopping at CAP (implies --complete).
     #[arg(long, value_name = "CAP")]
-    count: Option<u64>,
+    pub(super) count: Option<u64>,
 }
 
 impl CpsatArgs {
@@ -227,7 +218,7 @@ impl DfsArgs {
 impl SolveArgs {
     /// The solver and limits the flags ask for; a flag that belongs to
     /// another solver is refused rather than ignored.
-    fn solver(&self) -> Result<(Solver, Limits)> {
+    pub(super) fn solver(&self) -> Result<(Solver, Limits)> {
         self.refuse_unused()?;
         let threads = self.threads()?;
         let limits = Limits { time_limit: self.time_limit, node_limit: self.dfs.node_limit, seed: self.seed, threads };
@@ -402,174 +393,3 @@ fn walk_name(walk: score_walk::Walk) -> &'static str {
 /// Most threads `--threads` takes (far above any machine's cores: a count
 /// above the cores still runs, the threads taking turns).
 const MAX_THREADS: u32 = 4096;
-
-pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
-    let (solver, limits) = args.solver()?;
-    if args.search.explain {
-        log_to_stderr(log::LevelFilter::Info);
-    }
-    if let Some(k) = args.cubes {
-        let loaded = args.source.load(&args.instance)?;
-        println!("{}", describe(&args.instance, &loaded));
-        let stop = interrupt::install().map_err(anyhow::Error::msg)?;
-        return cubes::run_local(&loaded, k, solver, limits, cores(), args.out.as_ref(), &stop);
-    }
-    let (cube, loaded) = match open_input(&args)? {
-        Input::Done(code) => return Ok(code),
-        Input::Ready(cube, loaded) => (cube, loaded),
-    };
-    let instance = &loaded.instance;
-    println!("{}", describe(&args.instance, &loaded));
-    dump_model(&args, &solver, instance)?;
-    let watching = args.watch.start("edgematch solve")?;
-    let stop = interrupt::install().map_err(anyhow::Error::msg)?;
-    // This line is also the sign, for whoever waits on it, that Ctrl-C is handled from here on.
-    let described = match args.objective {
-        Objective::Full => solver.describe(&limits),
-        Objective::Score => solver.describe_score(&limits, args.score.walk()),
-    };
-    println!("solver: {described}");
-    let running = edgematch::live::begin(&format!("{} on {}", args.solver, loaded.name), instance);
-    let Ok(outcome) = solve_objective(&args, &solver, (instance, &limits), &stop)? else { return Ok(Bug::code()) };
-    let Ok(code) = report(&args, (&solver, &limits), (&loaded, cube.as_deref()), (&outcome, running), &stop)? else {
-        return Ok(Bug::code());
-    };
-    watching.linger(&stop);
-    Ok(code)
-}
-
-/// A solver's bug the run ended on: a board the checker rejected (exit 3, the page not kept up).
-struct Bug;
-
-impl Bug {
-    fn code() -> ExitCode {
-        ExitCode::from(3)
-    }
-}
-
-/// What `solve` reads: an instance (or a cube of one), or a cube already done.
-enum Input {
-    Done(ExitCode),
-    Ready(Option<Box<edgematch::cubes::Cube>>, Loaded),
-}
-
-/// Opens the instance argument: a cube file written by `split`, or an instance.
-fn open_input(args: &SolveArgs) -> Result<Input> {
-    let cube = match cubes::open(&args.instance)? {
-        cubes::CubeInput::Done(code) => return Ok(Input::Done(code)),
-        cubes::CubeInput::Cube(cube) => Some(cube),
-        cubes::CubeInput::Instance => None,
-    };
-    let loaded = match &cube {
-        Some(cube) => cubes::loaded(cube),
-        None => args.source.load(&args.instance)?,
-    };
-    Ok(Input::Ready(cube, loaded))
-}
-
-/// Writes CP-SAT's model where `--dump-model` asks, before solving.
-fn dump_model(args: &SolveArgs, solver: &Solver, instance: &Instance) -> Result<()> {
-    if let (Solver::Cpsat(options), Some(path)) = (solver, &args.cpsat.dump_model) {
-        cpsat::policy::model_size(instance, options.formulation)?;
-        let model = cpsat::model::build(instance, options.formulation);
-        write_atomic(path, &model.proto.encode_to_vec())?;
-        eprintln!("wrote the model to {}", path.display());
-    }
-    Ok(())
-}
-
-/// Runs the objective asked for; `Err(Bug)` when a score run's board was rejected.
-fn solve_objective(
-    args: &SolveArgs,
-    solver: &Solver,
-    (instance, limits): (&Instance, &Limits),
-    stop: &Stop,
-) -> Result<Result<Outcome, Bug>> {
-    Ok(match args.objective {
-        Objective::Full => Ok(solver.solve(instance, limits, stop)?),
-        Objective::Score => {
-            let scored = score::solve(&args.score, solver, instance, limits, stop, args.out.as_deref())?;
-            match scored.rejected {
-                Some(why) => {
-                    eprintln!("edgematch: {why}; this is a bug");
-                    Err(Bug)
-                }
-                None => Ok(scored.outcome),
-            }
-        }
-    })
-}
-
-/// Prints the outcome, checks its board (`Err(Bug)` when the checker rejects
-/// it), records a cube's result, writes the board, and gives the exit code.
-fn report(
-    args: &SolveArgs,
-    (solver, limits): (&Solver, &Limits),
-    (loaded, cube): (&Loaded, Option<&edgematch::cubes::Cube>),
-    (outcome, running): (&Outcome, edgematch::live::Running<'_>),
-    stop: &Stop,
-) -> Result<Result<ExitCode, Bug>> {
-    let instance = &loaded.instance;
-    let status =
-        if stop.is_raised() && outcome.status != Status::Solved { Status::Interrupted } else { outcome.status };
-    println!("status: {status}");
-    println!("wall time: {:.3} s", outcome.seconds);
-    for (name, value) in outcome.stats.lines(outcome.seconds) {
-        println!("{name}: {value}");
-    }
-    let verified = match solver::accept(instance, outcome.status, outcome.board.as_ref()) {
-        Ok(verified) => verified,
-        Err(error) => {
-            eprintln!("edgematch: {error}; this is a bug");
-            return Ok(Err(Bug));
-        }
-    };
-    running.end(&status.to_string());
-    if let Some(cube) = cube
-        && !cubes::record(&args.instance, cube, status, outcome, &solver.describe(limits))?
-    {
-        return Ok(Err(Bug));
-    }
-    if let (Some(report), Some(board)) = (&verified.report, &outcome.board) {
-        print!("checker: {}", report.summary(20));
-        if !verified.solved {
-            println!("best board found: score {}/{} (verified)", report.score, report.max_score);
-        }
-        print_board(board);
-        write_board(args, instance, board, &loaded.name)?;
-        if args.objective == Objective::Score && board.placed() == board.cells.len() && bucas::can_write(instance) {
-            println!("view: {}", bucas::to_link(board, instance, &loaded.name));
-        }
-    }
-    Ok(Ok(unless_interrupted(if verified.solved { ExitCode::SUCCESS } else { ExitCode::from(1) })))
-}
-
-/// Writes the verified board where `--out` and `--svg` ask (a score run's
-/// `--out` is its best-board file, already written by its one owner).
-fn write_board(args: &SolveArgs, instance: &Instance, board: &Board, title: &str) -> Result<()> {
-    if let Some(path) = &args.out {
-        if args.objective == Objective::Full {
-            write_atomic(path, board_json::to_string(board).as_bytes())?;
-        }
-        println!("wrote {}", path.display());
-    }
-    if let Some(path) = &args.svg {
-        write_atomic(path, render::svg(instance, board, title, render::Style::default()).as_bytes())?;
-        println!("wrote {}", path.display());
-    }
-    Ok(())
-}
-
-fn print_board(board: &Board) {
-    println!("board (piece/rotation, row by row):");
-    for row in board.cells.chunks(board.grid.width) {
-        let cells: Vec<String> = row
-            .iter()
-            .map(|c| match c {
-                Some(p) => format!("{:>4}/{}", p.piece + 1, p.rotation.turns()),
-                None => "    ./.".to_owned(),
-            })
-            .collect();
-        println!("  {}", cells.join(" "));
-    }
-}
