@@ -14,7 +14,7 @@ use pyo3::types::PyDict;
 use crate::board::Board;
 use crate::instance::Instance;
 use crate::report::Reporter;
-use crate::solve::{cores, status_object, wait};
+use crate::solve::{cores, json_dict, status_object, wait};
 use crate::verify::BoardArg;
 use crate::{error, library_error};
 
@@ -52,7 +52,7 @@ impl Improved {
     #[getter]
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let text = serde_json::to_string(&self.stats).map_err(error)?;
-        py.import("json")?.call_method1("loads", (text,))?.cast_into::<PyDict>().map_err(Into::into)
+        json_dict(py, &text)
     }
 
     fn __repr__(&self) -> String {

@@ -3,8 +3,8 @@
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use edgematch::formats::load::Loaded;
-use edgematch::puzzle::Board as CoreBoard;
 use edgematch::outcome::{Ranked, rank};
+use edgematch::puzzle::Board as CoreBoard;
 use edgematch::stop::Stop;
 use pyo3::prelude::*;
 

@@ -57,7 +57,7 @@ impl SolveResult {
     /// The solver's counters, as a dict (the fields of `solve`'s lines, typed per solver).
     #[getter]
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        py.import("json")?.call_method1("loads", (&self.stats,))?.cast_into::<PyDict>().map_err(Into::into)
+        json_dict(py, &self.stats)
     }
 
     fn __repr__(&self) -> String {
@@ -79,6 +79,11 @@ fn named<T: clap::ValueEnum>(what: &str, name: &str) -> PyResult<T> {
             T::value_variants().iter().filter_map(|v| v.to_possible_value()).map(|v| v.get_name().to_owned()).collect();
         error(format!("{what}: unknown name {name:?}; expected one of {}", names.join(", ")))
     })
+}
+
+/// A JSON object's text as a Python dict (a result's counters, as `stats` gives them).
+pub(crate) fn json_dict<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyDict>> {
+    py.import("json")?.call_method1("loads", (text,))?.cast_into::<PyDict>().map_err(Into::into)
 }
 
 /// The library's status as `edgematch.Status` (a `str` enum defined in Python).

@@ -207,8 +207,7 @@ pub(crate) fn solve(
         return finish(Status::Infeasible, None, Stats::default());
     };
     let joins = instance.grid.max_score();
-    let deadline =
-        limits.time_limit.and_then(|t| Duration::try_from_secs_f64(t.max(0.0)).ok()).and_then(|d| start.checked_add(d));
+    let deadline = limits.deadline(start);
     let keeper = Keeper::new(instance, options, start, on_best);
     let found = |board: Board, breaks: usize| keeper.offer(board, breaks);
     let (flag, deepest, nodes, attempts) =
