@@ -36,6 +36,41 @@ pub(crate) fn boxed<T: Copy + Default>(from: &[T]) -> Box<[T; SLOTS]> {
     v.into_boxed_slice().try_into().unwrap_or_else(|_| unreachable!("SLOTS long"))
 }
 
+/// A walk's periodic look at the clock and the shared flags, every so many
+/// placements: the one place the looks are counted and the placements made
+/// between two of them reach the live page.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Poll {
+    every: u64,
+    next: u64,
+}
+
+impl Poll {
+    /// A look every `every` placements (at least one), the first after `every`.
+    pub(crate) const fn every(every: u64) -> Poll {
+        let every = if every == 0 { 1 } else { every };
+        Poll { every, next: every }
+    }
+
+    /// Whether a walk that has made `nodes` placements is due to look.
+    #[inline(always)]
+    pub(crate) fn due(&self, nodes: u64) -> bool {
+        nodes >= self.next
+    }
+
+    /// The placement count at which the next look is due.
+    pub(crate) fn next(&self) -> u64 {
+        self.next
+    }
+
+    /// A look taken at `nodes` placements: the placements since the last
+    /// look go to the live page, and the next look is `every` from here.
+    pub(crate) fn looked(&mut self, nodes: u64) {
+        crate::live::nodes(nodes.saturating_sub(self.next - self.every));
+        self.next = nodes + self.every;
+    }
+}
+
 /// The clues laid out for a walk.
 #[derive(Clone, Debug)]
 pub(crate) struct Clues {
@@ -103,6 +138,20 @@ mod tests {
             assert_eq!(grey_class(shown), rim_class(p.instance.grid, cell), "cell {cell}");
             assert_eq!(pack(shown).to_le_bytes(), shown, "N in the low byte");
         }
+    }
+
+    /// Looks fall due every `every` placements counted from the last look,
+    /// however far past its due count a walk took it. Catches a poll that
+    /// drifts (looks due at fixed multiples, so a late look is followed by an
+    /// early one) or never falls due again.
+    #[test]
+    fn a_poll_falls_due_every_so_many_placements_from_the_last_look() {
+        let mut poll = Poll::every(100);
+        assert!(!poll.due(99) && poll.due(100));
+        poll.looked(130);
+        assert_eq!(poll.next(), 230);
+        assert!(!poll.due(229) && poll.due(230));
+        assert!(Poll::every(0).due(1), "a zero interval looks at every placement");
     }
 
     /// The clues laid out match the instance's clue board; a clue naming a

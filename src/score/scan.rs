@@ -19,7 +19,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use super::lists::{Lists, Rec, Step};
-use crate::kernel::{SLOTS, boxed};
+use crate::kernel::{Poll, SLOTS, boxed};
 use crate::puzzle::{Board, Instance, Placement};
 
 /// Placements between two looks at the clock and the shared flags.
@@ -307,10 +307,10 @@ pub(crate) fn attempt(lists: &Lists, instance: &Instance, settings: &Attempt, sh
     let budget = settings.budget.min(shared.best.load(Ordering::Relaxed).saturating_sub(1));
     let mut w = Walk::new(lists, budget);
     let mut cap = settings.cap;
-    let mut next_poll = POLL;
+    let mut poll = Poll::every(POLL);
     let mut improved_at = 0u64;
     loop {
-        let event = scan(&mut w, next_poll.min(cap.max(1)));
+        let event = scan(&mut w, poll.next().min(cap.max(1)));
         match event {
             Event::Exhausted => return w.ended(End::Exhausted),
             Event::Full => {
@@ -343,9 +343,8 @@ pub(crate) fn attempt(lists: &Lists, instance: &Instance, settings: &Attempt, sh
             }
             Event::Poll => {}
         }
-        if w.nodes >= next_poll || w.nodes >= cap {
-            crate::live::nodes(w.nodes.saturating_sub(next_poll - POLL));
-            next_poll = w.nodes + POLL;
+        if poll.due(w.nodes) || w.nodes >= cap {
+            poll.looked(w.nodes);
             if w.nodes >= cap {
                 return w.ended(End::Capped);
             }

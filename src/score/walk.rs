@@ -19,7 +19,7 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
-use crate::kernel::{SLOTS, boxed, pack};
+use crate::kernel::{Poll, SLOTS, boxed, pack};
 use crate::puzzle::{Board, GREY, Placement, Rotation};
 
 mod plan;
@@ -152,7 +152,7 @@ pub(crate) fn attempt(
     let mut used = Used::new(&plan.clue_pieces);
     let mut frames = vec![Frame::default(); free + 1];
     let mut counts = Counts::new(plan);
-    let (mut breaks, mut nodes, mut next_poll, mut deepest) = (0usize, 0u64, POLL, 0usize);
+    let (mut breaks, mut nodes, mut poll_at, mut deepest) = (0usize, 0u64, Poll::every(POLL), 0usize);
     if free == 0 {
         return (End::Exhausted, 0);
     }
@@ -194,9 +194,8 @@ pub(crate) fn attempt(
                     continue;
                 }
                 open(plan, &colour_of, &mut frames[depth], depth);
-                if nodes >= next_poll {
-                    crate::live::nodes(nodes + POLL - next_poll);
-                    next_poll = nodes + POLL;
+                if poll_at.due(nodes) {
+                    poll_at.looked(nodes);
                     match poll(nodes, cap, budget, shared) {
                         Err(end) => return (end, nodes),
                         Ok(Some(lower)) => {

@@ -21,7 +21,7 @@ use std::time::Instant;
 use super::chain::Chains;
 use super::plan::Plan;
 use super::step::{Entry, Step};
-use crate::kernel::{SLOTS, boxed};
+use crate::kernel::{Poll, SLOTS, boxed};
 use crate::puzzle::Board;
 
 /// Placements between two looks at the clock and the stop flags.
@@ -359,7 +359,7 @@ pub(crate) fn run(plan: &Plan, bounds: &Bounds, stop: &AtomicBool, cancel: &Atom
     let steps: Vec<Step> = plan.steps.iter().copied().chain([dummy]).collect();
     let mut w = Walk::new(plan, &steps);
     let clues = plan.clue_board.placed();
-    let mut next_poll = POLL;
+    let mut poll = Poll::every(POLL);
     let mut best = 0usize;
     let mut best_chosen: Vec<u32> = Vec::new();
     let mut share = Share { split, level: split.map_or(usize::MAX, |s| s.level), seen: 0, target: 0 };
@@ -384,7 +384,7 @@ pub(crate) fn run(plan: &Plan, bounds: &Bounds, stop: &AtomicBool, cancel: &Atom
     loop {
         let hi = best.min(total - 1);
         let handback = if lo <= depth && depth < hi {
-            let (reached, handback) = walk_fast(&mut w, depth, lo, hi, next_poll);
+            let (reached, handback) = walk_fast(&mut w, depth, lo, hi, poll.next());
             depth = reached;
             handback
         } else {
@@ -415,9 +415,8 @@ pub(crate) fn run(plan: &Plan, bounds: &Bounds, stop: &AtomicBool, cancel: &Atom
                     }
                 }
                 let nodes = w.nodes;
-                if nodes >= next_poll {
-                    crate::live::nodes(nodes + POLL - next_poll);
-                    next_poll = nodes + POLL;
+                if poll.due(nodes) {
+                    poll.looked(nodes);
                     if let Some(end) = bounds.reached(nodes, stop, cancel) {
                         return finish(end, nodes, &best_chosen);
                     }
