@@ -19,6 +19,7 @@
 use std::time::Instant;
 
 use crate::flux;
+use crate::kernel::{grey_class, rim_class};
 use crate::outcome::{Limits, Outcome, Status};
 use crate::puzzle::{Board, Colour, GREY, Instance, Placement, Rotation, Side};
 use crate::rng::Rng;
@@ -89,7 +90,7 @@ impl Tables {
         for (id, piece) in instance.pieces.iter().enumerate() {
             for rotation in Rotation::ALL {
                 let shown = piece.rotated(rotation);
-                let class = (0..4).fold(0, |m, s| m | (usize::from(shown[s] == GREY) << s));
+                let class = usize::from(grey_class(shown));
                 let key = (class * colours + usize::from(shown[Side::N.index()])) * colours
                     + usize::from(shown[Side::W.index()]);
                 lists[key].push(Candidate {
@@ -195,7 +196,7 @@ impl<'a> Search<'a> {
         let slots: Vec<Slot> = (0..cells)
             .filter(|&c| clue_at(c).is_none())
             .map(|cell| {
-                let class = Side::ALL.iter().fold(0, |m, &s| m | (usize::from(grid.is_rim_side(cell, s)) << s.index()));
+                let class = usize::from(rim_class(grid, cell));
                 Slot {
                     cell,
                     class,
