@@ -19,12 +19,14 @@ pub(crate) fn pack(shown: [Colour; 4]) -> u32 {
 }
 
 /// The rim class of `cell`: bit `s` set when its side `s` faces the rim.
+#[inline]
 pub(crate) fn rim_class(grid: Grid, cell: usize) -> u8 {
     Side::ALL.iter().fold(0, |m, &s| m | (u8::from(grid.is_rim_side(cell, s)) << s.index()))
 }
 
 /// The grey class of the colours a placement shows: bit `s` set when side
 /// `s` is grey. A placement fits a cell when the two classes are equal.
+#[inline]
 pub(crate) fn grey_class(shown: [Colour; 4]) -> u8 {
     (0..4).fold(0, |m, s| m | (u8::from(shown[s] == GREY) << s))
 }
@@ -59,12 +61,14 @@ impl Poll {
     }
 
     /// The placement count at which the next look is due.
+    #[inline(always)]
     pub(crate) fn next(&self) -> u64 {
         self.next
     }
 
     /// A look taken at `nodes` placements: the placements since the last
     /// look go to the live page, and the next look is `every` from here.
+    #[inline]
     pub(crate) fn looked(&mut self, nodes: u64) {
         crate::live::nodes(nodes.saturating_sub(self.next - self.every));
         self.next = nodes + self.every;
