@@ -1,28 +1,36 @@
 #!/usr/bin/env bash
-# Placements per second of both score walks, one thread, before and after a
-# change: two binaries run alternately (so drift on a noisy machine falls on
-# both), 12 s each on the official set with its centre clue, then the score
-# walk's own speed bench (no CP-SAT completions beside it).
-# Usage: bash results/kernel/speed.sh BEFORE_BINARY AFTER_BINARY [REPS]
+# Placements per second of the three walks, one thread, before and after a
+# change. The two binaries run in ABBA order (before, after, after, before),
+# so drift on a noisy machine falls on both alike:
+#   - the exact search: `bench search-speed` (its ten planted boards, strip
+#     test on and off; the same nodes in both binaries, so only time differs);
+#   - the budget walk: `solve --objective score --walk budget` for 12 s on the
+#     official set with its centre clue, under a fixed schedule (ramp:0.6:20:
+#     no timed probe, so both binaries walk the same tree), as `solve` prints
+#     its rate;
+#   - the scan walk alone: `bench score-speed` (no CP-SAT completions beside it).
+# Usage: bash results/kernel/speed.sh BEFORE_BINARY AFTER_BINARY [ROUNDS]
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-before=$1 after=$2 reps=${3:-3}
+before=$1 after=$2 rounds=${3:-2}
 out=$(mktemp -d)
+bin() { if [ "$1" = before ]; then echo "$before"; else echo "$after"; fi; }
 d=data/official
-for rep in $(seq "$reps"); do
-  for walk in budget scan; do
-    for b in before after; do
-      bin=$before; [ "$b" = after ] && bin=$after
-      n=$("$bin" solve $d/pieces.txt --columns bltr --clues $d/clue-centre.txt --objective score \
-        --walk $walk --solver search --threads 1 --time-limit 12 --seed 3 2>&1 |
-        awk '/^nodes_per_second/ {print $2}')
-      echo "$rep $walk $b $n"
-    done
+for round in $(seq "$rounds"); do
+  for b in before after after before; do
+    "$(bin $b)" bench search-speed --out "$out/search.json" > /dev/null 2>&1
+    rate=$(python3 -c "import json,sys; r=json.load(open(sys.argv[1]))['runs']; print(round(sum(x['nodes'] for x in r)/sum(x['seconds'] for x in r)/1e6, 1))" "$out/search.json")
+    echo "$round search $b $rate"
   done
-done
-for rep in 1 2; do
-  for b in before after; do
-    bin=$before; [ "$b" = after ] && bin=$after
-    "$bin" bench score-speed --seconds 15 --out "$out/score-speed-$b-$rep.json" 2>&1 | grep 'score walk:' | sed "s/^/$rep $b /"
+  for b in before after after before; do
+    rate=$("$(bin $b)" solve $d/pieces.txt --columns bltr --clues $d/clue-centre.txt --objective score \
+      --walk budget --breaks ramp:0.6:20 --solver search --threads 1 --time-limit 12 --seed 3 2>&1 |
+      awk '/^nodes_per_second/ {printf "%.1f", $2 / 1e6}')
+    echo "$round budget $b $rate"
+  done
+  for b in before after after before; do
+    rate=$("$(bin $b)" bench score-speed --seconds 15 --out "$out/score-speed.json" 2>&1 |
+      awk '/score walk:/ {print $(NF-2)}')
+    echo "$round score-speed $b $rate"
   done
 done
