@@ -4,6 +4,13 @@
 //! boards on every platform and every future build: generated instance files
 //! are compared byte for byte.
 
+/// The seed of attempt `attempt` of walk `walk` in a run seeded `seed`: a
+/// stream of its own for every (walk, attempt), the same in every run, so
+/// one thread and one seed give the same attempts (the score walks' restarts).
+pub fn attempt_seed(seed: u64, walk: usize, attempt: u64) -> u64 {
+    seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(((walk as u64) << 32) | attempt)
+}
+
 /// xoshiro256**, seeded through SplitMix64.
 #[derive(Clone, Debug)]
 pub struct Rng {

@@ -105,7 +105,7 @@ impl Run<'_> {
                 || phase.until.is_some_and(|u| Instant::now() >= u)
         };
         while !over() {
-            let seed = self.limits.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(((t as u64) << 32) | k);
+            let seed = crate::rng::attempt_seed(self.limits.seed, t, k);
             k += 1;
             self.attempts.fetch_add(1, Ordering::Relaxed);
             self.per_walk[t].fetch_add(1, Ordering::Relaxed);

@@ -12,7 +12,7 @@ use super::plan::Plan;
 use super::scan::{self, Attempt, End, STALL, Shared};
 use crate::outcome::{Limits, Outcome, Status};
 use crate::puzzle::{Board, Instance};
-use crate::rng::Rng;
+use crate::rng::{Rng, attempt_seed};
 use crate::stop::Stop;
 
 /// What every walk thread of a run reads and counts.
@@ -62,7 +62,7 @@ impl Walks<'_> {
         };
         let mut k = 0u64;
         while !over() {
-            let mut rng = Rng::new(self.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(((t as u64) << 32) | k));
+            let mut rng = Rng::new(attempt_seed(self.seed, t, k));
             k += 1;
             lists.shuffle(&mut rng);
             let _ = self.attempts.fetch_add(1, Ordering::Relaxed);
