@@ -1,7 +1,7 @@
-//! The placement basics under both walks (the complete search in `search/`, the score walk in `score/`): packed colours, rim and grey classes, the clues laid out, and the fixed-size arrays any `u16` indexes.
+//! The placement basics under the native walks (the exact search in `search/`, the score walks in `score/`, the DFS): packed colours, rim and grey classes, the clues laid out, the fixed-size arrays any `u16` indexes, and the periodic poll.
 //!
-//! Each is one fact the two walks must agree on; written here once, a table
-//! built by one walk means what the same table built by the other means.
+//! Each is one fact the walks must agree on; written here once, a table built
+//! by one walk means what the same table built by another means.
 
 use crate::puzzle::{Colour, GREY, Grid, Instance, Side};
 

@@ -122,8 +122,9 @@ pub enum Ranked {
 /// The one test every new best board of a run passes before anyone sees it
 /// (the command line's files and stdout, a bench's trace, Python's
 /// callback): the checker's score, never the solver's count, compared with
-/// `best`, the score of the board last passed on. The caller holds `best` under its own lock across the
-/// call and what it does with the board, so boards are passed on in order.
+/// `best`, the score of the board last passed on. The caller holds `best`
+/// under its own lock across the call and what it does with the board, so
+/// boards are passed on in order.
 ///
 /// # Errors
 /// [`Error::Rejected`] when the board breaks a rule other than a mismatched join.

@@ -22,12 +22,11 @@ const PROBE_SECONDS: f64 = 3.0;
 /// After the probe, one break more is allowed for every this many cells below the unlock depth.
 const CELLS_PER_BREAK: usize = 4;
 
-/// The automatic schedule for `free` cells when the exact walk reached `deepest`:
-/// breaks unlock a little above that depth (at 95% of it, and never later than
-/// `latest`, the ramp's own unlock), and one more is allowed every
-/// [`CELLS_PER_BREAK`] cells after.
-fn derived(free: usize, deepest: usize, latest: f64) -> (Schedule, usize) {
-    ramp(free, (deepest as f64 * 0.95 / free.max(1) as f64).min(latest))
+/// Where the automatic ramp over `free` cells unlocks breaks when the exact
+/// walk reached `deepest`: a little above that depth (at 95% of it), and never
+/// later than `latest`, the ramp's own unlock. See [`ramp`] for the rest.
+fn derived_unlock(free: usize, deepest: usize, latest: f64) -> f64 {
+    (deepest as f64 * 0.95 / free.max(1) as f64).min(latest)
 }
 
 /// The ramp over `free` cells unlocking at `unlock` (a share of them), and its budget:
@@ -159,7 +158,8 @@ impl Run<'_> {
                     Schedule::Ramp { unlock, .. } => unlock,
                     _ => schedule::DEFAULT_UNLOCK,
                 };
-                self.ramps(threads, derived(self.plan.free(), self.shared.deepest.load(Ordering::Relaxed), latest));
+                let deepest = self.shared.deepest.load(Ordering::Relaxed);
+                self.ramps(threads, derived_unlock(self.plan.free(), deepest, latest));
             }
             (schedule, budget) => {
                 let phase = Phase::new(schedule, budget.unwrap_or(joins).min(joins), false, None);
@@ -175,11 +175,11 @@ impl Run<'_> {
     /// tree below the best board, better boards may still break joins the
     /// ramp keeps exact, so the next phase unlocks breaks [`earlier`]; the
     /// run is over once a ramp from the first cell is walked.
-    fn ramps(&self, threads: usize, (mut schedule, mut budget): (Schedule, usize)) {
+    fn ramps(&self, threads: usize, mut unlock: f64) {
         loop {
+            let (schedule, budget) = ramp(self.plan.free(), unlock);
             let phase = Phase::new(&schedule, budget, true, None);
             self.phase(threads, &phase);
-            let Schedule::Ramp { unlock, .. } = schedule else { unreachable!("a derived schedule is a ramp") };
             if !phase.exhausted() {
                 return;
             }
@@ -187,7 +187,7 @@ impl Run<'_> {
                 self.done.store(true, Ordering::Relaxed);
                 return;
             }
-            (schedule, budget) = ramp(self.plan.free(), earlier(unlock));
+            unlock = earlier(unlock);
         }
     }
 }
@@ -250,12 +250,8 @@ mod tests {
     /// default. Catches the derived ramp ignoring the U the user gave.
     #[test]
     fn the_derived_ramp_unlocks_no_later_than_the_ramp_given() {
-        let unlock_of = |(schedule, _): (Schedule, usize)| match schedule {
-            Schedule::Ramp { unlock, .. } => unlock,
-            other => panic!("a ramp, not {other:?}"),
-        };
-        assert_eq!(unlock_of(derived(100, 90, 0.3)), 0.3);
-        assert_eq!(unlock_of(derived(100, 90, schedule::DEFAULT_UNLOCK)), schedule::DEFAULT_UNLOCK);
-        assert!((unlock_of(derived(100, 40, 0.78)) - 0.38).abs() < 1e-9, "below the cap: 95% of the exact depth");
+        assert_eq!(derived_unlock(100, 90, 0.3), 0.3);
+        assert_eq!(derived_unlock(100, 90, schedule::DEFAULT_UNLOCK), schedule::DEFAULT_UNLOCK);
+        assert!((derived_unlock(100, 40, 0.78) - 0.38).abs() < 1e-9, "below the cap: 95% of the exact depth");
     }
 }

@@ -50,16 +50,17 @@ impl<'a> Keeper<'a> {
     }
 
     /// Offers a full board the walk counts `breaks` mismatched joins on: kept
-    /// and handed on if it beats the best so far, and the run is not yet done
-    /// (a board reaching the target is the last handed on, though the walks
-    /// see the run is over only at their next poll). Its score is counted
-    /// again from the board itself, not taken from the walk's count: a walk
-    /// that miscounts can then neither claim a solution nor replace a better board.
+    /// and handed on if it beats the best so far and the best has not yet
+    /// reached the target (a board reaching it is the last handed on, though
+    /// the walks see the run is over only at their next poll). Its score is
+    /// counted again from the board itself, not taken from the walk's count: a
+    /// walk that miscounts can then neither claim a solution nor replace a better board.
     pub(crate) fn offer(&self, board: Board, breaks: usize) {
         let score = board.score(self.instance);
         let breaks = breaks.max(self.joins - score);
         let mut slot = self.best.lock().unwrap_or_else(|e| e.into_inner());
-        if self.done.load(Ordering::Relaxed) || slot.as_ref().is_some_and(|b| b.score >= score) {
+        let reached = |b: &Best| self.joins - b.score <= self.target_breaks;
+        if slot.as_ref().is_some_and(|b| b.score >= score || reached(b)) {
             return;
         }
         let new = Best { board, score, seconds: self.start.elapsed().as_secs_f64() };
