@@ -19,7 +19,7 @@
 use std::time::Instant;
 
 use crate::flux;
-use crate::kernel::{grey_class, rim_class};
+use crate::kernel::{Buckets, grey_class, rim_class};
 use crate::outcome::{Limits, Outcome, Status};
 use crate::puzzle::{Board, Colour, GREY, Instance, Placement, Rotation, Side};
 use crate::rng::Rng;
@@ -77,44 +77,31 @@ struct Candidate {
 /// The precomputed search space: candidate lists by (class, north, west).
 struct Tables {
     colours: usize,
-    /// Start of each list in `candidates`; list k is `starts[k]..starts[k + 1]`.
-    starts: Vec<u32>,
-    candidates: Vec<Candidate>,
+    /// List `(class · colours + north) · colours + west`.
+    lists: Buckets<Candidate>,
 }
 
 impl Tables {
     fn new(instance: &Instance) -> Tables {
         let colours = usize::from(instance.max_colour()) + 1;
-        let keys = 16 * colours * colours;
-        let mut lists: Vec<Vec<Candidate>> = vec![Vec::new(); keys];
-        for (id, piece) in instance.pieces.iter().enumerate() {
-            for rotation in Rotation::ALL {
-                let shown = piece.rotated(rotation);
-                let class = usize::from(grey_class(shown));
-                let key = (class * colours + usize::from(shown[Side::N.index()])) * colours
-                    + usize::from(shown[Side::W.index()]);
-                lists[key].push(Candidate {
-                    piece: id as u16,
-                    rotation: rotation.turns(),
-                    east: shown[Side::E.index()],
-                    south: shown[Side::S.index()],
-                });
-            }
-        }
-        let mut starts = Vec::with_capacity(keys + 1);
-        let mut candidates = Vec::new();
-        for list in lists {
-            starts.push(candidates.len() as u32);
-            candidates.extend(list);
-        }
-        starts.push(candidates.len() as u32);
-        Tables { colours, starts, candidates }
+        let keyed = instance.turns().map(|(placement, shown)| {
+            let class = usize::from(grey_class(shown));
+            let key =
+                (class * colours + usize::from(shown[Side::N.index()])) * colours + usize::from(shown[Side::W.index()]);
+            let candidate = Candidate {
+                piece: placement.piece as u16,
+                rotation: placement.rotation.turns(),
+                east: shown[Side::E.index()],
+                south: shown[Side::S.index()],
+            };
+            (key, candidate)
+        });
+        Tables { colours, lists: Buckets::new(16 * colours * colours, keyed) }
     }
 
     #[inline]
-    fn list(&self, class: usize, north: Colour, west: Colour) -> (u32, u32) {
-        let key = (class * self.colours + usize::from(north)) * self.colours + usize::from(west);
-        (self.starts[key], self.starts[key + 1])
+    fn list(&self, class: usize, north: Colour, west: Colour) -> &[Candidate] {
+        self.lists.list((class * self.colours + usize::from(north)) * self.colours + usize::from(west))
     }
 }
 
@@ -208,7 +195,7 @@ impl<'a> Search<'a> {
             })
             .collect();
         let tables = Tables::new(instance);
-        let longest = tables.starts.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
+        let longest = tables.lists.starts.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
         let depth = slots.len();
         let mut search = Search {
             instance,
@@ -250,11 +237,11 @@ impl<'a> Search<'a> {
     #[inline]
     fn open(&mut self, depth: usize) {
         let slot = &self.slots[depth];
-        let (lo, hi) = self.tables.list(slot.class, self.south[slot.north], self.east[slot.west]);
+        let list = self.tables.list(slot.class, self.south[slot.north], self.east[slot.west]);
         let (east_wanted, south_wanted) = (slot.east_wanted, slot.south_wanted);
         let base = depth * self.stride;
         let mut n = 0;
-        for &c in &self.tables.candidates[lo as usize..hi as usize] {
+        for &c in list {
             if !self.used[usize::from(c.piece)]
                 && (east_wanted == NONE || c.east == east_wanted)
                 && (south_wanted == NONE || c.south == south_wanted)

@@ -1,9 +1,9 @@
-//! The placement basics under the native walks (the exact search in `search/`, the score walks in `score/`, the DFS): packed colours, rim and grey classes, the clues laid out, the fixed-size arrays any `u16` indexes, and the periodic poll.
+//! The placement basics under the native walks (the exact search in `search/`, the score walks in `score/`, the DFS): packed colours, rim and grey classes, the turns that fit a class, candidate lists back to back, the clues laid out and the sides a fill finds placed, the fixed-size arrays any `u16` indexes, and the periodic poll.
 //!
 //! Each is one fact the walks must agree on; written here once, a table built
 //! by one walk means what the same table built by another means.
 
-use crate::puzzle::{Colour, GREY, Grid, Instance, Side};
+use crate::puzzle::{Colour, GREY, Grid, Instance, Placement, Side};
 
 /// Length of the walks' fixed-size cell and piece arrays: any `u16` index
 /// fits, so the inner loops index them without a bounds check.
@@ -36,6 +36,69 @@ pub(crate) fn boxed<T: Copy + Default>(from: &[T]) -> Box<[T; SLOTS]> {
     let mut v = vec![T::default(); SLOTS];
     v[..from.len()].copy_from_slice(from);
     v.into_boxed_slice().try_into().unwrap_or_else(|_| unreachable!("SLOTS long"))
+}
+
+/// Every turn of every piece whose grey sides are exactly those of rim
+/// class `class` (see [`rim_class`]), by piece, then rotation: the
+/// candidates any table of a cell of that class is built from.
+pub(crate) fn fitting(instance: &Instance, class: u8) -> impl Iterator<Item = (Placement, [Colour; 4])> + '_ {
+    instance.turns().filter(move |&(_, shown)| grey_class(shown) == class)
+}
+
+/// Lists keyed by a number below a key count, back to back: key `k` holds
+/// `items[starts[k]..starts[k + 1]]`. The layout of the walks' candidate tables.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Buckets<T> {
+    /// Where each key's list starts in `items`, then `items.len()`.
+    pub(crate) starts: Vec<u32>,
+    /// Every list, back to back.
+    pub(crate) items: Vec<T>,
+}
+
+impl<T> Buckets<T> {
+    /// The lists of the `keyed` (key, item) pairs, every key below `keys`;
+    /// the items of one key keep the order they came in.
+    pub(crate) fn new(keys: usize, keyed: impl IntoIterator<Item = (usize, T)>) -> Buckets<T> {
+        let mut keyed: Vec<(usize, T)> = keyed.into_iter().collect();
+        keyed.sort_by_key(|&(k, _)| k);
+        let mut starts = vec![0u32; keys + 1];
+        for &(k, _) in &keyed {
+            assert!(k < keys, "key {k} of {keys}");
+            starts[k + 1] += 1;
+        }
+        for k in 0..keys {
+            starts[k + 1] += starts[k];
+        }
+        Buckets { starts, items: keyed.into_iter().map(|(_, item)| item).collect() }
+    }
+
+    /// Number of keys.
+    pub(crate) fn keys(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    /// The list of key `k`.
+    pub(crate) fn list(&self, k: usize) -> &[T] {
+        &self.items[self.starts[k] as usize..self.starts[k + 1] as usize]
+    }
+
+    /// Each list in key order, to reorder in place.
+    pub(crate) fn lists_mut(&mut self) -> impl Iterator<Item = &mut [T]> {
+        let mut rest = self.items.as_mut_slice();
+        self.starts.windows(2).map(move |w| {
+            let (list, tail) = std::mem::take(&mut rest).split_at_mut((w[1] - w[0]) as usize);
+            rest = tail;
+            list
+        })
+    }
+
+    /// Appends these lists after `into`'s: their starts (without the end,
+    /// which the next table's first start or a final push supplies) and items.
+    pub(crate) fn append_to(self, starts: &mut Vec<u32>, items: &mut Vec<T>) {
+        let base = items.len() as u32;
+        starts.extend(self.starts[..self.keys()].iter().map(|&s| base + s));
+        items.extend(self.items);
+    }
 }
 
 /// A walk's periodic look at the clock and the shared flags, every so many
@@ -86,20 +149,30 @@ pub(crate) struct Clues {
 
 impl Clues {
     /// The clues of `instance`, or why they cannot be laid out: a cell or
-    /// piece out of range, or a piece two clues take.
+    /// piece out of range, a piece two clues take, or a cell two clues fill.
     pub(crate) fn of(instance: &Instance) -> Result<Clues, String> {
         let grid = instance.grid;
         let mut shown = vec![None; grid.cells()];
         let mut pieces = vec![false; instance.pieces.len()];
         for clue in &instance.clues {
             let p = clue.placement;
-            if clue.cell >= grid.cells() || p.piece >= instance.pieces.len() || pieces[p.piece] {
-                return Err(format!("the clue at cell {} is out of range or repeats a piece", clue.cell));
+            if clue.cell >= grid.cells() || p.piece >= instance.pieces.len() {
+                return Err(format!("the clue at cell {} names piece {}, out of range", clue.cell, p.piece + 1));
             }
-            pieces[p.piece] = true;
-            shown[clue.cell] = Some(instance.pieces[p.piece].rotated(p.rotation));
+            if std::mem::replace(&mut pieces[p.piece], true) {
+                return Err(format!("piece {} is a clue twice (it repeats a piece)", p.piece + 1));
+            }
+            if shown[clue.cell].replace(instance.pieces[p.piece].rotated(p.rotation)).is_some() {
+                return Err(format!("cell {} has two clues", clue.cell));
+            }
         }
         Ok(Clues { shown, pieces })
+    }
+
+    /// Per piece, whether a clue takes it, then `false` up to [`SLOTS`]: the
+    /// used-piece array a walk starts from.
+    pub(crate) fn used(&self) -> Box<[bool; SLOTS]> {
+        boxed(&self.pieces)
     }
 
     /// Per cell, the packed colours of its clue (0 where none), then a
@@ -121,13 +194,28 @@ impl Clues {
         }
         (free, depth)
     }
+
+    /// The sides of the free `cell` whose neighbours a walk finds placed
+    /// when it reaches the cell: clues, and cells of an earlier `depth` (as
+    /// [`Clues::fill`] gives it); (side, neighbour), N E S W.
+    pub(crate) fn known<'a>(
+        &'a self,
+        grid: Grid,
+        depth: &'a [usize],
+        cell: usize,
+    ) -> impl Iterator<Item = (Side, usize)> + 'a {
+        let placed = move |other: usize| self.shown[other].is_some() || depth[other] < depth[cell];
+        Side::ALL
+            .into_iter()
+            .filter_map(move |side| grid.neighbour(cell, side).filter(|&o| placed(o)).map(|o| (side, o)))
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::generate::{PlantedSpec, planted};
-    use crate::puzzle::{Placement, Rotation};
+    use crate::puzzle::Rotation;
 
     /// The classes of a solved board's pieces are their cells' classes: a
     /// rim side is grey and an inner side is not. Catches a class built with
@@ -142,6 +230,41 @@ mod tests {
             assert_eq!(grey_class(shown), rim_class(p.instance.grid, cell), "cell {cell}");
             assert_eq!(pack(shown).to_le_bytes(), shown, "N in the low byte");
         }
+    }
+
+    /// Each key's list holds exactly its items, in the order they came, and
+    /// the lists lie in key order with no gap. Catches a counting sort that
+    /// misplaces a start (a list reading its neighbour's items) or reorders
+    /// items of one key (a seeded shuffle would then differ run to run).
+    #[test]
+    fn buckets_hold_each_key_s_items_in_arrival_order() {
+        let keyed = [(2, 'a'), (0, 'b'), (2, 'c'), (3, 'd'), (0, 'e')];
+        let mut b = Buckets::new(5, keyed);
+        assert_eq!(b.starts, [0, 2, 2, 4, 5, 5]);
+        assert_eq!(
+            (b.list(0), b.list(1), b.list(2), b.list(3), b.list(4)),
+            (&['b', 'e'][..], &[][..], &['a', 'c'][..], &['d'][..], &[][..])
+        );
+        b.lists_mut().for_each(|l| l.reverse());
+        assert_eq!(b.items, ['e', 'b', 'c', 'a', 'd']);
+        let (mut starts, mut items) = (vec![0], vec!['x']);
+        b.append_to(&mut starts, &mut items);
+        assert_eq!((starts, items.len()), (vec![0, 1, 3, 3, 5, 6], 6));
+    }
+
+    /// `fitting` yields exactly the turns whose grey class is the class
+    /// asked for, and every turn fits some class. Catches a filter on the
+    /// wrong class bits, which would leave a walk's rim tables empty.
+    #[test]
+    fn every_turn_fits_exactly_its_own_class() {
+        let instance = planted(&PlantedSpec::square(5, 2, 4, 3)).unwrap().instance;
+        let by_class: usize = (0..16).map(|class| fitting(&instance, class).count()).sum();
+        assert_eq!(by_class, 4 * instance.pieces.len());
+        for (placement, shown) in fitting(&instance, 0b1001) {
+            assert_eq!(instance.pieces[placement.piece].rotated(placement.rotation), shown);
+            assert!(shown[0] == GREY && shown[3] == GREY && shown[1] != GREY && shown[2] != GREY);
+        }
+        assert_eq!(fitting(&instance, 0b1001).count(), 4, "one corner turn per corner piece");
     }
 
     /// Looks fall due every `every` placements counted from the last look,
@@ -159,7 +282,9 @@ mod tests {
     }
 
     /// The clues laid out match the instance's clue board; a clue naming a
-    /// piece twice is refused. Catches a clue laid at the wrong cell or rotation.
+    /// piece twice, or two clues on one cell, are refused. Catches a clue laid
+    /// at the wrong cell or rotation, and a second clue silently overwriting
+    /// the first while both pieces count as taken.
     #[test]
     fn the_clues_are_laid_where_the_instance_puts_them() {
         let mut instance = planted(&PlantedSpec::square(5, 2, 4, 2)).unwrap().instance;
@@ -173,7 +298,11 @@ mod tests {
         }
         assert_eq!(clues.pieces.iter().filter(|&&t| t).count(), instance.clues.len());
         let twice = instance.clues[0].placement.piece;
+        let first = instance.clues[1].placement;
         instance.clues[1].placement = Placement { piece: twice, rotation: Rotation::new(0).unwrap() };
         assert!(Clues::of(&instance).unwrap_err().contains("repeats a piece"));
+        instance.clues[1].placement = first;
+        instance.clues[1].cell = instance.clues[0].cell;
+        assert!(Clues::of(&instance).unwrap_err().contains("two clues"));
     }
 }

@@ -280,16 +280,16 @@ impl Instance {
             return vec![clue.placement];
         }
         let rim: [bool; 4] = Side::ALL.map(|s| self.grid.is_rim_side(cell, s));
-        let mut fits = Vec::new();
-        for (piece, p) in self.pieces.iter().enumerate() {
-            for rotation in Rotation::ALL {
-                let shown = p.rotated(rotation);
-                if (0..4).all(|s| (shown[s] == GREY) == rim[s]) {
-                    fits.push(Placement { piece, rotation });
-                }
-            }
-        }
-        fits
+        self.turns().filter(|(_, shown)| (0..4).all(|s| (shown[s] == GREY) == rim[s])).map(|(p, _)| p).collect()
+    }
+
+    /// Every piece in every turn, with the colours it then shows (N E S W),
+    /// ordered by piece, then rotation: the one walk over the placements
+    /// that the rim rule and every candidate table start from.
+    pub fn turns(&self) -> impl Iterator<Item = (Placement, [Colour; 4])> + '_ {
+        self.pieces.iter().enumerate().flat_map(|(piece, p)| {
+            Rotation::ALL.into_iter().map(move |rotation| (Placement { piece, rotation }, p.rotated(rotation)))
+        })
     }
 
     /// Frame colours (never on a piece without grey) and interior colours

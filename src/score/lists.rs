@@ -13,7 +13,7 @@
 //! quota unmet: everything after it is worse. A sentinel record that breaks
 //! 255 joins ends each list, so the scan needs no bound check.
 
-use crate::kernel::{Clues, NO_SIDE, grey_class, rim_class};
+use crate::kernel::{Clues, NO_SIDE, fitting, rim_class};
 use crate::puzzle::{Board, Colour, GREY, Instance, Rotation, Side};
 use crate::rng::Rng;
 
@@ -154,7 +154,7 @@ impl Lists {
         let mut tables: Vec<TableKey> = Vec::new();
         let mut steps = Vec::with_capacity(free.len());
         for (i, &cell) in free.iter().enumerate() {
-            let known = known_sides(instance, &clues.shown, &rank, &clue_slot, cell, i)?;
+            let known = known_sides(instance, &clues, &rank, &clue_slot, cell)?;
             let side_of = |k: usize| known.get(k).map_or(NO_SIDE, |s: &Known| s.side.index() as u8);
             let mut filters = [(NO_SIDE, GREY); 2];
             for (f, k) in known.iter().skip(2).enumerate() {
@@ -223,32 +223,30 @@ pub(crate) fn staircase(instance: &Instance, order: &[usize]) -> Result<(), Stri
     let clues = Clues::of(instance)?;
     let (free, rank) = clues.fill(order);
     let slots = vec![0u16; instance.grid.cells()];
-    for (i, &cell) in free.iter().enumerate() {
-        known_sides(instance, &clues.shown, &rank, &slots, cell, i)?;
+    for &cell in &free {
+        known_sides(instance, &clues, &rank, &slots, cell)?;
     }
     Ok(())
 }
 
-/// The known sides of the free cell `cell` (at depth `i`): neighbours placed
-/// before it first, then clues, with the slot each colour is read from.
+/// The known sides of the free cell `cell` (see [`Clues::known`]): neighbours
+/// placed before it first, then clues, with the slot each colour is read from.
 fn known_sides(
     instance: &Instance,
-    clue_at: &[Option<[Colour; 4]>],
+    clues: &Clues,
     rank: &[usize],
     clue_slot: &[u16],
     cell: usize,
-    i: usize,
 ) -> Result<Vec<Known>, String> {
     let grid = instance.grid;
     let mut walked = Vec::new();
     let mut clued = Vec::new();
-    for side in Side::ALL {
-        let Some(other) = grid.neighbour(cell, side) else { continue };
+    for (side, other) in clues.known(grid, rank, cell) {
         let fixed = grid.is_rim_cell(cell) && grid.is_rim_cell(other);
-        if let Some(shown) = clue_at[other] {
+        if let Some(shown) = clues.shown[other] {
             let clue = Some(shown[side.opposite().index()]);
             clued.push(Known { side, slot: clue_slot[other], fixed, clue });
-        } else if rank[other] < i {
+        } else {
             walked.push(Known { side, slot: rank[other] as u16, fixed, clue: None });
         }
     }
@@ -304,19 +302,15 @@ fn candidates(
     clue_pieces: &[bool],
     quota: &[Colour],
 ) -> Vec<([Colour; 4], u16, u8)> {
-    let mut cands = Vec::new();
-    for (piece, p) in instance.pieces.iter().enumerate().filter(|&(q, _)| !clue_pieces[q]) {
-        let q = p.0.iter().filter(|c| quota.contains(c)).count() as u8;
-        for rotation in Rotation::ALL {
-            let shown = p.rotated(rotation);
-            let rim_fits = grey_class(shown) == table.class;
-            let clues_fit = table.filters.iter().all(|&(side, c)| side == NO_SIDE || shown[usize::from(side)] == c);
-            if rim_fits && clues_fit {
-                cands.push((shown, piece as u16, q));
-            }
-        }
-    }
-    cands
+    let clues_fit =
+        |shown: &[Colour; 4]| table.filters.iter().all(|&(side, c)| side == NO_SIDE || shown[usize::from(side)] == c);
+    fitting(instance, table.class)
+        .filter(|(placement, shown)| !clue_pieces[placement.piece] && clues_fit(shown))
+        .map(|(placement, shown)| {
+            let q = instance.pieces[placement.piece].0.iter().filter(|c| quota.contains(c)).count() as u8;
+            (shown, placement.piece as u16, q)
+        })
+        .collect()
 }
 
 /// The joins a candidate showing `shown` breaks in the list of key `want`:

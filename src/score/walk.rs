@@ -19,7 +19,7 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
-use crate::kernel::{Poll, SLOTS, boxed, pack};
+use crate::kernel::{Clues, Poll, SLOTS, boxed, pack};
 use crate::puzzle::{Board, GREY, Placement, Rotation};
 
 mod plan;
@@ -148,8 +148,8 @@ pub(crate) fn attempt(
     let free = plan.free();
     let mut budget = budget.min(shared.best.load(Ordering::Relaxed).saturating_sub(1));
     let mut allowed = schedule(budget);
-    let mut colour_of = Shown::new(&plan.initial);
-    let mut used = Used::new(&plan.clue_pieces);
+    let mut colour_of = Shown::new(&plan.clues);
+    let mut used = Used::new(&plan.clues);
     let mut frames = vec![Frame::default(); free + 1];
     let mut counts = Counts::new(plan);
     let (mut breaks, mut nodes, mut poll_at, mut deepest) = (0usize, 0u64, Poll::every(POLL), 0usize);
@@ -280,8 +280,8 @@ fn open(plan: &Plan, colour_of: &Shown, frame: &mut Frame, depth: usize) {
     let key = key_of(0) * width + key_of(1);
     *frame = Frame {
         phase: Phase::Exact,
-        pos: tables.exact_start[key],
-        end: tables.exact_start[key + 1],
+        pos: tables.exact.starts[key],
+        end: tables.exact.starts[key + 1],
         want,
         placed: None,
     };
@@ -307,10 +307,10 @@ fn next(plan: &Plan, step: &Step, frame: &mut Frame, used: &Used, breaks: usize,
             };
             let key = |k: usize| if k < count { usize::from(frame.want[k]) } else { plan.colours };
             let (start, key) = match frame.phase {
-                Phase::BreakB => (&tables.a_start, key(0)),
-                Phase::BreakA if count >= 2 => (&tables.b_start, key(1)),
+                Phase::BreakB => (&tables.by_a.starts, key(0)),
+                Phase::BreakA if count >= 2 => (&tables.by_b.starts, key(1)),
                 // With one known side, breaking it leaves every candidate of the class.
-                Phase::BreakA => (&tables.b_start, plan.colours),
+                Phase::BreakA => (&tables.by_b.starts, plan.colours),
                 _ => return None,
             };
             debug_assert!(key < width);
@@ -320,9 +320,9 @@ fn next(plan: &Plan, step: &Step, frame: &mut Frame, used: &Used, breaks: usize,
         }
         // The scan of one list, its position in a register until it returns.
         let list: &[Cand] = match frame.phase {
-            Phase::Exact => &tables.exact,
-            Phase::BreakB => &tables.by_a,
-            _ => &tables.by_b,
+            Phase::Exact => &tables.exact.items,
+            Phase::BreakB => &tables.by_a.items,
+            _ => &tables.by_b.items,
         };
         // The known side this phase breaks (A or B), if any: the same for the whole list.
         let broken = match frame.phase {
@@ -368,8 +368,9 @@ fn next(plan: &Plan, step: &Step, frame: &mut Frame, used: &Used, breaks: usize,
 struct Shown(Box<[u32; SLOTS]>);
 
 impl Shown {
-    fn new(initial: &[u32]) -> Shown {
-        Shown(boxed(initial))
+    /// The clues' colours, the sentinel showing 0, every other cell empty.
+    fn new(clues: &Clues) -> Shown {
+        Shown(boxed(&clues.packed()))
     }
 
     /// The colour the known side's neighbour shows towards the cell.
@@ -383,8 +384,9 @@ impl Shown {
 struct Used(Box<[bool; SLOTS]>);
 
 impl Used {
-    fn new(clue_pieces: &[bool]) -> Used {
-        Used(boxed(clue_pieces))
+    /// The pieces the clues take.
+    fn new(clues: &Clues) -> Used {
+        Used(clues.used())
     }
 }
 

@@ -261,7 +261,7 @@ mod tests {
                 let plan = Plan::new(&p.instance, order, 0);
                 assert!(plan.chains.is_active(), "{order} on {side}x{side} has chains");
                 // Each chain entered with the planted solution laid before it.
-                let mut colour_of = plan.initial_colours.clone();
+                let mut colour_of = plan.clues.packed();
                 for d0 in 0..plan.steps.len() {
                     if plan.chains.end_of[d0] != NONE {
                         let d1 = plan.chains.end_of[d0] as usize;

@@ -330,14 +330,15 @@ impl<'a> Walk<'a> {
         assert!(plan.starts.last().is_none_or(|&e| e as usize <= plan.entries.len()), "a range lies outside entries");
         let colours_ok = |c: u32| c.to_le_bytes().iter().all(|&b| usize::from(b) < plan.colours);
         assert!(plan.entries.iter().all(|e| colours_ok(e.colours)), "an entry shows a colour out of range");
-        assert!(plan.initial_colours.iter().all(|&c| colours_ok(c)), "a clue shows a colour out of range");
+        let initial = plan.clues.packed();
+        assert!(initial.iter().all(|&c| colours_ok(c)), "a clue shows a colour out of range");
         Walk {
             steps,
             entries: &plan.entries,
             starts: &plan.starts,
             colours: plan.colours,
-            colour_of: boxed(&plan.initial_colours),
-            used: boxed(&plan.initial_used),
+            colour_of: boxed(&initial),
+            used: plan.clues.used(),
             frames: vec![Frame::default(); steps.len()],
             nodes: 0,
             chains: &plan.chains,

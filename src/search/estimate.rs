@@ -209,9 +209,9 @@ fn one_run(
 /// The population of one particle at the root: the clues in place, weight 1.
 fn root(plan: &Plan, shape: Shape) -> Population {
     let mut now = Population::default();
-    now.colours.extend_from_slice(&plan.initial_colours[..shape.cells]);
+    now.colours.extend(plan.clues.packed());
     now.used.resize(shape.words, 0);
-    for (p, _) in plan.initial_used.iter().enumerate().filter(|&(_, &u)| u) {
+    for (p, _) in plan.clues.pieces.iter().enumerate().filter(|&(_, &u)| u) {
         now.used[p / 64] |= 1 << (p % 64);
     }
     now.weight.push(1.0);

@@ -17,7 +17,7 @@ use std::collections::HashMap;
 use super::chain::Chains;
 use super::order::Order;
 use super::step::{Entry, Step};
-use crate::kernel::{NO_SIDE, SLOTS, grey_class, pack, rim_class};
+use crate::kernel::{Buckets, Clues, NO_SIDE, SLOTS, fitting, pack, rim_class};
 use crate::puzzle::{Board, GREY, Instance, Placement, Rotation, Side};
 use crate::rng::Rng;
 
@@ -37,11 +37,9 @@ pub(crate) struct Plan {
     pub(crate) pieces: usize,
     /// Number of colour values, grey included (max colour + 1).
     pub(crate) colours: usize,
-    /// Packed colours of each cell with the clues in place, plus the sentinel
-    /// (index `grid.cells()`, all zero); `SLOTS` long.
-    pub(crate) initial_colours: Vec<u32>,
-    /// Pieces taken by clues; `SLOTS` long.
-    pub(crate) initial_used: Vec<bool>,
+    /// The clues laid out: the walk starts from their packed colours (the
+    /// sentinel, index `grid.cells()`, shows 0) and the pieces they take.
+    pub(crate) clues: Clues,
     /// The board holding the clues only.
     pub(crate) clue_board: Board,
     /// The strips of the order and their completion test.
@@ -49,28 +47,18 @@ pub(crate) struct Plan {
 }
 
 /// Why the clues alone make the instance unsolvable (or malformed), if they do:
-/// a piece index out of range or used twice, a clue showing a colour on the
-/// rim or grey inside, two neighbouring clues that disagree, or a board or
-/// piece set too large for the search's 16-bit indices.
+/// a piece index out of range or used twice, a cell with two clues, a clue
+/// showing a colour on the rim or grey inside, two neighbouring clues that
+/// disagree, or a board or piece set too large for the search's 16-bit indices.
 pub(crate) fn clue_conflict(instance: &Instance) -> Option<String> {
     let grid = instance.grid;
     if grid.cells() + 1 >= SLOTS || instance.pieces.len() >= SLOTS {
         return Some(format!("{grid} board with {} pieces is too large", instance.pieces.len()));
     }
-    let mut at = vec![None; grid.cells()];
-    let mut used = vec![false; instance.pieces.len()];
-    for clue in &instance.clues {
-        let p = clue.placement;
-        if clue.cell >= grid.cells() || p.piece >= instance.pieces.len() {
-            return Some(format!("clue at cell {} names piece {} out of range", clue.cell, p.piece + 1));
-        }
-        if std::mem::replace(&mut used[p.piece], true) {
-            return Some(format!("piece {} is a clue twice", p.piece + 1));
-        }
-        if at[clue.cell].replace(instance.pieces[p.piece].rotated(p.rotation)).is_some() {
-            return Some(format!("cell {} has two clues", clue.cell));
-        }
-    }
+    let at = match Clues::of(instance) {
+        Ok(clues) => clues.shown,
+        Err(why) => return Some(why),
+    };
     for cell in 0..grid.cells() {
         let Some(shown) = at[cell] else { continue };
         for side in Side::ALL {
@@ -134,15 +122,8 @@ impl Plan {
         let sentinel = cells;
         let colours = usize::from(instance.max_colour()) + 1;
 
-        let mut initial_colours = vec![0u32; SLOTS];
-        let mut initial_used = vec![false; SLOTS];
-        let mut fixed = vec![false; cells];
-        for clue in &instance.clues {
-            let p = clue.placement;
-            initial_colours[clue.cell] = pack(instance.pieces[p.piece].rotated(p.rotation));
-            initial_used[p.piece] = true;
-            fixed[clue.cell] = true;
-        }
+        let clues = Clues::of(instance).expect("consistent clues (clue_conflict)");
+        let (free, depth) = clues.fill(&order.cells(instance));
         let clue_board = instance.clue_board();
 
         let mut tables: HashMap<(u8, usize, usize), u32> = HashMap::new();
@@ -150,41 +131,26 @@ impl Plan {
         let mut starts = Vec::new();
         let mut rng = Rng::new(seed);
         let mut steps = Vec::new();
-        for cell in order.cells(instance) {
-            if fixed[cell] {
-                continue;
-            }
+        for &cell in &free {
             let class = rim_class(grid, cell);
-            // Known sides: neighbours already fixed when this cell is reached.
-            let known: Vec<(usize, usize)> = Side::ALL
-                .iter()
-                .filter_map(|&s| grid.neighbour(cell, s).filter(|&n| fixed[n]).map(|n| (s.index(), n)))
-                .collect();
+            let known: Vec<(usize, usize)> = clues.known(grid, &depth, cell).map(|(s, n)| (s.index(), n)).collect();
             let side_at = |k: usize| known.get(k).map_or(usize::from(NO_SIDE), |&(s, _)| s);
             let (a_side, b_side) = (side_at(0), side_at(1));
             let base = *tables.entry((class, a_side, b_side)).or_insert_with(|| {
                 let base = starts.len() as u32;
-                build_table(instance, class, a_side, b_side, colours, seed, &mut rng, &mut entries, &mut starts);
+                let mut table = table(instance, class, (a_side, b_side), colours);
+                if seed != 0 {
+                    table.lists_mut().for_each(|list| rng.shuffle_small(list));
+                }
+                table.append_to(&mut starts, &mut entries);
                 base
             });
             steps.push(step(cell, &known, sentinel, base));
-            fixed[cell] = true;
         }
         starts.push(entries.len() as u32);
         let chains = Chains::new(&steps, &entries, &starts, colours, cells);
         chains.mark(&mut steps);
-        Plan {
-            order,
-            steps,
-            entries,
-            starts,
-            pieces: instance.pieces.len(),
-            colours,
-            initial_colours,
-            initial_used,
-            clue_board,
-            chains,
-        }
+        Plan { order, steps, entries, starts, pieces: instance.pieces.len(), colours, clues, clue_board, chains }
     }
 
     /// This plan with no chains: nothing is filtered by the strip test.
@@ -214,41 +180,14 @@ impl Plan {
     }
 }
 
-/// Appends the table of one (class, key side A, key side B): `colours²` starts,
-/// key `A * colours + B` (0 for an absent side), over every (piece, rotation)
+/// The table of one (class, key side A, key side B): `colours²` lists, key
+/// `A * colours + B` (0 for an absent side), over every (piece, rotation)
 /// showing grey exactly on the class's rim sides.
-#[allow(clippy::too_many_arguments)]
-fn build_table(
-    instance: &Instance,
-    class: u8,
-    a_side: usize,
-    b_side: usize,
-    colours: usize,
-    seed: u64,
-    rng: &mut Rng,
-    entries: &mut Vec<Entry>,
-    starts: &mut Vec<u32>,
-) {
-    let mut lists: Vec<Vec<Entry>> = vec![Vec::new(); colours * colours];
-    for (piece, p) in instance.pieces.iter().enumerate() {
-        for rotation in Rotation::ALL {
-            let shown = p.rotated(rotation);
-            if grey_class(shown) != class {
-                continue;
-            }
-            let colour_at = |side: usize| if side == usize::from(NO_SIDE) { 0 } else { usize::from(shown[side]) };
-            lists[colour_at(a_side) * colours + colour_at(b_side)].push(Entry {
-                colours: pack(shown),
-                piece: piece as u16,
-                rotation: rotation.turns(),
-            });
-        }
-    }
-    for mut list in lists {
-        if seed != 0 {
-            rng.shuffle_small(&mut list);
-        }
-        starts.push(entries.len() as u32);
-        entries.extend(list);
-    }
+fn table(instance: &Instance, class: u8, (a_side, b_side): (usize, usize), colours: usize) -> Buckets<Entry> {
+    let keyed = fitting(instance, class).map(|(placement, shown)| {
+        let colour_at = |side: usize| if side == usize::from(NO_SIDE) { 0 } else { usize::from(shown[side]) };
+        let entry = Entry { colours: pack(shown), piece: placement.piece as u16, rotation: placement.rotation.turns() };
+        (colour_at(a_side) * colours + colour_at(b_side), entry)
+    });
+    Buckets::new(colours * colours, keyed)
 }

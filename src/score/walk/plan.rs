@@ -1,7 +1,7 @@
 //! The budget walk's plan: for each free cell in fill order, where its known colours come from, and the candidate tables keyed by them; built once per run, shuffled per attempt.
 
-use crate::kernel::{Clues, NO_SIDE, grey_class, rim_class};
-use crate::puzzle::{Board, Colour, Instance, Rotation, Side};
+use crate::kernel::{Buckets, Clues, NO_SIDE, fitting, rim_class};
+use crate::puzzle::{Board, Colour, Instance, Side};
 use crate::rng::Rng;
 
 /// One candidate: a piece in a rotation and the colours it shows, N E S W.
@@ -14,30 +14,11 @@ pub(super) struct Cand {
 
 /// The candidates of one (rim class, side A, side B): exact by (A, B) colours, and by A or by B alone.
 /// A missing side reads as the colour index `colours` (its own key).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(super) struct Tables {
-    pub(super) exact_start: Vec<u32>,
-    pub(super) exact: Vec<Cand>,
-    pub(super) a_start: Vec<u32>,
-    pub(super) by_a: Vec<Cand>,
-    pub(super) b_start: Vec<u32>,
-    pub(super) by_b: Vec<Cand>,
-}
-
-/// Lists bucketed by key, back to back: `start[k]..start[k + 1]` holds key `k`.
-fn bucket(keys: usize, cands: &[Cand], key: impl Fn(&Cand) -> usize) -> (Vec<u32>, Vec<Cand>) {
-    let mut lists: Vec<Vec<Cand>> = vec![Vec::new(); keys];
-    for c in cands {
-        lists[key(c)].push(*c);
-    }
-    let mut start = Vec::with_capacity(keys + 1);
-    let mut all = Vec::with_capacity(cands.len());
-    for list in lists {
-        start.push(all.len() as u32);
-        all.extend(list);
-    }
-    start.push(all.len() as u32);
-    (start, all)
+    pub(super) exact: Buckets<Cand>,
+    pub(super) by_a: Buckets<Cand>,
+    pub(super) by_b: Buckets<Cand>,
 }
 
 /// One known side of a cell: the neighbour that shows its colour, and whether it may break.
@@ -74,10 +55,8 @@ pub(crate) struct Plan {
     pub(super) tables: Vec<Tables>,
     /// The board with the clues only.
     pub(super) clue_board: Board,
-    /// Packed colours (N E S W from the low byte) of the clue cells, plus the sentinel.
-    pub(super) initial: Vec<u32>,
-    /// Pieces the clues take.
-    pub(super) clue_pieces: Vec<bool>,
+    /// The clues laid out: a walk starts from their packed colours and the pieces they take.
+    pub(super) clues: Clues,
     /// Open sides per colour with only the clues placed.
     pub(super) initial_open: Vec<i32>,
     /// Sides per colour of the pieces no clue takes.
@@ -93,23 +72,20 @@ fn tables_of(
     clue_pieces: &[bool],
     colours: usize,
 ) -> Tables {
-    let mut cands = Vec::new();
-    for (piece, p) in instance.pieces.iter().enumerate().filter(|&(q, _)| !clue_pieces[q]) {
-        for rotation in Rotation::ALL {
-            let shown = p.rotated(rotation);
-            if grey_class(shown) == class {
-                cands.push(Cand { shown, piece: piece as u16, rotation: rotation.turns() });
-            }
-        }
-    }
+    let cands: Vec<Cand> = fitting(instance, class)
+        .filter(|(placement, _)| !clue_pieces[placement.piece])
+        .map(|(placement, shown)| Cand { shown, piece: placement.piece as u16, rotation: placement.rotation.turns() })
+        .collect();
     let keyed = |side: u8, c: &Cand| {
         if side == NO_SIDE { colours } else { usize::from(c.shown[usize::from(side)]) }
     };
     let width = colours + 1;
-    let (exact_start, exact) = bucket(width * width, &cands, |c| keyed(a_side, c) * width + keyed(b_side, c));
-    let (a_start, by_a) = bucket(width, &cands, |c| keyed(a_side, c));
-    let (b_start, by_b) = bucket(width, &cands, |c| keyed(b_side, c));
-    Tables { exact_start, exact, a_start, by_a, b_start, by_b }
+    let by = |keys: usize, key: &dyn Fn(&Cand) -> usize| Buckets::new(keys, cands.iter().map(|c| (key(c), *c)));
+    Tables {
+        exact: by(width * width, &|c| keyed(a_side, c) * width + keyed(b_side, c)),
+        by_a: by(width, &|c| keyed(a_side, c)),
+        by_b: by(width, &|c| keyed(b_side, c)),
+    }
 }
 
 /// Per colour: the open sides with only the clues placed (a clue's side
@@ -145,23 +121,20 @@ impl Plan {
         let frame = |a: usize, b: usize| grid.is_rim_cell(a) && grid.is_rim_cell(b);
         let mut keys: Vec<(u8, u8, u8)> = Vec::new();
         let mut steps = Vec::with_capacity(free.len());
-        for (i, &cell) in free.iter().enumerate() {
+        for &cell in &free {
             let mut known = [Known { side: NO_SIDE, facing: 0, src: grid.cells() as u16, fixed: false }; 4];
             let mut count = 0;
-            let mut open = 0u8;
-            for side in Side::ALL {
-                let Some(other) = grid.neighbour(cell, side) else { continue };
-                if clues.shown[other].is_some() || rank[other] < i {
-                    known[count] = Known {
-                        side: side.index() as u8,
-                        facing: 8 * side.opposite().index() as u8,
-                        src: other as u16,
-                        fixed: frame(cell, other),
-                    };
-                    count += 1;
-                } else {
-                    open |= 1 << side.index();
-                }
+            // Sides facing a cell still empty: inner sides (not rim) that are not known.
+            let mut open = !rim_class(grid, cell) & 0b1111;
+            for (side, other) in clues.known(grid, &rank, cell) {
+                known[count] = Known {
+                    side: side.index() as u8,
+                    facing: 8 * side.opposite().index() as u8,
+                    src: other as u16,
+                    fixed: frame(cell, other),
+                };
+                count += 1;
+                open &= !(1 << side.index());
             }
             let key = (rim_class(grid, cell), known[0].side, known[1].side);
             let tables = keys.iter().position(|&k| k == key).unwrap_or_else(|| {
@@ -172,16 +145,7 @@ impl Plan {
         }
         let tables = keys.iter().map(|&key| tables_of(instance, key, &clues.pieces, colours)).collect();
         let (initial_open, initial_left) = colour_counts(instance, &clues, colours);
-        Ok(Plan {
-            colours,
-            steps,
-            tables,
-            clue_board: instance.clue_board(),
-            initial: clues.packed(),
-            clue_pieces: clues.pieces,
-            initial_open,
-            initial_left,
-        })
+        Ok(Plan { colours, steps, tables, clue_board: instance.clue_board(), clues, initial_open, initial_left })
     }
 
     /// Free cells.
@@ -194,14 +158,8 @@ impl Plan {
         let mut plan = self.clone();
         let mut rng = Rng::new(seed);
         for tables in &mut plan.tables {
-            for (start, list) in [
-                (&tables.exact_start, &mut tables.exact),
-                (&tables.a_start, &mut tables.by_a),
-                (&tables.b_start, &mut tables.by_b),
-            ] {
-                for k in 0..start.len() - 1 {
-                    rng.shuffle(&mut list[start[k] as usize..start[k + 1] as usize]);
-                }
+            for buckets in [&mut tables.exact, &mut tables.by_a, &mut tables.by_b] {
+                buckets.lists_mut().for_each(|list| rng.shuffle(list));
             }
         }
         plan

@@ -56,6 +56,7 @@ impl Driven<'_> {
         let Some(step) = self.plan.steps.get(self.placed.len()) else { return false };
         let fits: Vec<Cand> = self.plan.tables[step.tables]
             .exact
+            .items
             .iter()
             .filter(|c| !self.used.0[usize::from(c.piece)])
             .copied()
@@ -110,8 +111,8 @@ proptest! {
         let mut s = Driven {
             plan: &plan,
             counts: Counts::new(&plan),
-            shown: Shown::new(&plan.initial),
-            used: Used::new(&plan.clue_pieces),
+            shown: Shown::new(&plan.clues),
+            used: Used::new(&plan.clues),
             placed: Vec::new(),
             board,
         };
