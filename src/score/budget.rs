@@ -97,11 +97,15 @@ impl Run<'_> {
         let free = self.plan.free();
         let mut budget = phase.budget;
         let mut k = 0u64;
+        // Placements left under the run's node limit, shared by the threads.
+        let left =
+            || self.limits.node_limit.map_or(u64::MAX, |n| n.saturating_sub(self.nodes.load(Ordering::Relaxed) as u64));
         let over = || {
             self.done.load(Ordering::Relaxed)
                 || phase.exhausted()
                 || self.shared.stop.load(Ordering::Relaxed)
                 || phase.until.is_some_and(|u| Instant::now() >= u)
+                || left() == 0
         };
         while !over() {
             let seed = crate::rng::attempt_seed(self.limits.seed, t, k);
@@ -119,7 +123,7 @@ impl Run<'_> {
                 &shuffled,
                 &table,
                 budget,
-                self.options.attempt_nodes.unwrap_or(DEFAULT_ATTEMPT_NODES),
+                self.options.attempt_nodes.unwrap_or(DEFAULT_ATTEMPT_NODES).min(left()),
                 &shared,
             );
             self.nodes.fetch_add(made as usize, Ordering::Relaxed);

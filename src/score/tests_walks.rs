@@ -168,3 +168,26 @@ fn several_walks_with_and_without_the_bound_report_only_checked_boards() {
         }
     }
 }
+
+/// A node limit ends the budget walk's run after about that many placements
+/// (each thread's attempt is cut to what is left of it), on a board far
+/// from any target, with a time limit only as a safety net. Catches a run
+/// that ignores the limit (it would walk the whole minute: hundreds of
+/// millions of placements), which `solve --node-limit` relies on for
+/// reproducible measurements.
+#[test]
+fn a_node_limit_ends_the_budget_walk_after_about_that_many_placements() {
+    let instance = planted(&PlantedSpec::square(12, 5, 17, 1)).unwrap().instance;
+    let options = Options {
+        walk: Walk::Budget,
+        schedule: Schedule::Ramp { unlock: 0.6, budget: Some(20) },
+        attempt_nodes: Some(100_000),
+        ..Options::default()
+    };
+    let limit = 400_000;
+    let threads = 2;
+    let outcome = run(&instance, &options, &Limits { node_limit: Some(limit), ..limits(60.0, threads) });
+    let nodes = outcome.stats.nodes;
+    // Two threads may each start an attempt cut to what was left before either counted its own.
+    assert!((limit..=limit * u64::from(threads)).contains(&nodes), "{nodes} placements for a limit of {limit}");
+}

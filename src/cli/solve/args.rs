@@ -31,6 +31,10 @@ pub(crate) struct SolveArgs {
     /// Wall-clock limit in seconds (default: none).
     #[arg(long, value_parser = seconds)]
     pub(super) time_limit: Option<f64>,
+    /// Stop after about this many placements, for reproducible measurements
+    /// (the DFS, the native search and both score walks count them).
+    #[arg(long)]
+    pub(super) node_limit: Option<u64>,
     /// Threads, for the solvers that run several: the portfolio's arms divide
     /// them, the native search splits one tree over them, the score search runs
     /// one walk on each, CP-SAT one worker each (as --workers). Default: every
@@ -174,9 +178,6 @@ pub(super) struct DfsArgs {
     /// Placements between restarts (default: 100000).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub(super) restart_nodes: Option<u64>,
-    /// Stop after about this many placements (for reproducible measurements).
-    #[arg(long)]
-    pub(super) node_limit: Option<u64>,
     /// Apply the flux endgame certificate once the board holds at least N cells.
     #[arg(long, value_name = "N")]
     pub(super) flux_prune: Option<usize>,
@@ -207,7 +208,6 @@ impl DfsArgs {
     fn given(&self) -> Vec<&'static str> {
         given_flags(&[
             ("--restart-nodes", self.restart_nodes.is_some()),
-            ("--node-limit", self.node_limit.is_some()),
             ("--flux-prune", self.flux_prune.is_some()),
             ("--complete", self.complete),
             ("--count", self.count.is_some()),
@@ -221,7 +221,7 @@ impl SolveArgs {
     pub(super) fn solver(&self) -> Result<(Solver, Limits)> {
         self.refuse_unused()?;
         let threads = self.threads()?;
-        let limits = Limits { time_limit: self.time_limit, node_limit: self.dfs.node_limit, seed: self.seed, threads };
+        let limits = Limits { time_limit: self.time_limit, node_limit: self.node_limit, seed: self.seed, threads };
         let solver = match self.solver {
             SolverKind::Cpsat => Solver::Cpsat(cpsat::Options {
                 log: self.log,
@@ -268,7 +268,7 @@ const TAKEN_BY: &[(&str, &[Objective], &[SolverKind])] = {
         ("--cpsat-param", &[Full], &[Cpsat]),
         ("--dump-model", &[Full], &[Cpsat]),
         ("--restart-nodes", &[Full], &[Dfs]),
-        ("--node-limit", &[Full], &[Dfs]),
+        ("--node-limit", &[Full, Score], &[Dfs, Search]),
         ("--flux-prune", &[Full], &[Dfs]),
         ("--complete", &[Full], &[Dfs]),
         ("--count", &[Full], &[Dfs]),
@@ -326,6 +326,7 @@ impl SolveArgs {
             ("--log", self.log),
             ("--threads", self.threads.is_some()),
             ("--cubes", self.cubes.is_some()),
+            ("--node-limit", self.node_limit.is_some()),
         ]);
         given.extend(self.cpsat.given());
         given.extend(self.dfs.given());
