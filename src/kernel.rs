@@ -92,8 +92,9 @@ impl<T> Buckets<T> {
         })
     }
 
-    /// Appends these lists after `into`'s: their starts (without the end,
-    /// which the next table's first start or a final push supplies) and items.
+    /// Appends these lists after those already in `starts` and `items`:
+    /// their starts shifted past the items there (without the end, which the
+    /// next table's first start or a final push supplies), then their items.
     pub(crate) fn append_to(self, starts: &mut Vec<u32>, items: &mut Vec<T>) {
         let base = items.len() as u32;
         starts.extend(self.starts[..self.keys()].iter().map(|&s| base + s));
@@ -160,7 +161,7 @@ impl Clues {
                 return Err(format!("the clue at cell {} names piece {}, out of range", clue.cell, p.piece + 1));
             }
             if std::mem::replace(&mut pieces[p.piece], true) {
-                return Err(format!("piece {} is a clue twice (it repeats a piece)", p.piece + 1));
+                return Err(format!("piece {} is a clue twice", p.piece + 1));
             }
             if shown[clue.cell].replace(instance.pieces[p.piece].rotated(p.rotation)).is_some() {
                 return Err(format!("cell {} has two clues", clue.cell));
@@ -300,7 +301,7 @@ mod tests {
         let twice = instance.clues[0].placement.piece;
         let first = instance.clues[1].placement;
         instance.clues[1].placement = Placement { piece: twice, rotation: Rotation::new(0).unwrap() };
-        assert!(Clues::of(&instance).unwrap_err().contains("repeats a piece"));
+        assert!(Clues::of(&instance).unwrap_err().contains("is a clue twice"));
         instance.clues[1].placement = first;
         instance.clues[1].cell = instance.clues[0].cell;
         assert!(Clues::of(&instance).unwrap_err().contains("two clues"));
