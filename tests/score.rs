@@ -37,6 +37,43 @@ fn a_small_planted_board_reaches_the_full_score_and_its_trace_is_written() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// `--save-boards` writes each distinct full board it keeps as a file that
+/// `verify` scores at or above `--save-from`, and the census line counts
+/// them. Catches boards saved unchecked, twice, or below the score asked.
+#[test]
+fn saved_boards_verify_at_or_above_the_save_score() {
+    let dir = scratch("score-save");
+    let instance = std::path::PathBuf::from(model("planted-13x13-f5i17-s2.json"));
+    let saved = dir.join("boards");
+    let output = run(&[
+        "solve",
+        instance.to_str().unwrap(),
+        "--objective",
+        "score",
+        "--solver",
+        "search",
+        "--time-limit",
+        "15",
+        "--save-boards",
+        saved.to_str().unwrap(),
+        "--save-from",
+        "270",
+    ]);
+    let all = text(&output);
+    assert!(all.contains("boards_by_score: "), "{all}");
+    let files: Vec<_> = std::fs::read_dir(&saved).unwrap().map(|e| e.unwrap().path()).collect();
+    assert!(!files.is_empty(), "{all}");
+    let mut boards = std::collections::HashSet::new();
+    for file in &files {
+        let verify = run(&["verify", instance.to_str().unwrap(), file.to_str().unwrap()]);
+        let score = score_after(&text(&verify), "score: ");
+        assert!(score >= 270, "{}: {}", file.display(), text(&verify));
+        assert!(std::fs::read_to_string(file).unwrap().contains("\"link\""), "{}", file.display());
+        assert!(boards.insert(std::fs::read_to_string(file).unwrap()), "{} repeats a board", file.display());
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `--threads 8` runs eight walks even on a machine with fewer cores (their
 /// stats say each started attempts), and the board they return verifies.
 /// Catches a thread count capped at the cores measured here, or walks that never start.
@@ -362,7 +399,7 @@ fn bench_score_verifies_every_run_resumes_and_writes_its_table_and_chart() {
         assert!(run["score"].as_u64().unwrap() <= 40);
     }
     let table = std::fs::read_to_string(&table).unwrap();
-    assert!(table.contains("| planted-5x5-f2i3-s1 | 5 | search | **40** / 40 |"), "{table}");
+    assert!(table.contains("| planted-5x5-f2i3-s1 | 5 | 1 | search | **40** / 40 |"), "{table}");
     assert!(std::fs::read_to_string(&chart).unwrap().contains("planted-5x5-f2i3-s1, 5 s"));
     // Run again: every job is done, nothing runs.
     let again = run(&args);

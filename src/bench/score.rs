@@ -164,6 +164,8 @@ pub struct ScoreConfig {
     pub runs: PathBuf,
     /// This shard and the shard count (1-based k of N).
     pub shard: (usize, usize),
+    /// The run seeds: every arm runs on every board at each budget once per seed.
+    pub run_seeds: Vec<u64>,
 }
 
 /// One run of `bench score`: a line of its runs file.
@@ -189,15 +191,34 @@ pub struct ScoreRun {
     pub seconds: f64,
     /// Each verified new best full board: (seconds, score).
     pub trace: Vec<(f64, usize)>,
+    /// The run's seed (the walks' shuffles, CP-SAT's `random_seed`).
+    #[serde(default = "first_seed")]
+    pub seed: u64,
+    /// Score arms: distinct verified full boards by score, best first, down to four below the best.
+    #[serde(default)]
+    pub census: Vec<(usize, u64)>,
+    /// Score arms: the plan the run settled (its `plan:` line), if it settles one.
+    #[serde(default)]
+    pub plan: String,
     /// Commit, machine, workers, load.
     #[serde(flatten)]
     pub provenance: Provenance,
 }
 
+/// The seed of runs recorded before runs had seeds of their own.
+fn first_seed() -> u64 {
+    1
+}
+
+/// What identifies a job: arm, board and budget, and the seed when it is not the first.
+fn job_key(arm: ScoreArm, board: &str, budget: f64, seed: u64) -> String {
+    if seed == first_seed() { format!("{arm}|{board}|{budget}") } else { format!("{arm}|{board}|{budget}|seed {seed}") }
+}
+
 impl ScoreRun {
-    /// What identifies the job: arm, board and budget.
+    /// What identifies the job: arm, board, budget and seed.
     pub fn key(&self) -> String {
-        format!("{}|{}|{}", self.arm, self.board, self.budget)
+        job_key(self.arm, &self.board, self.budget, self.seed)
     }
 
     /// True when the best board fills every cell: a score the field counts.
@@ -217,11 +238,12 @@ struct Job {
     arm: ScoreArm,
     board: ScoreBoard,
     budget: f64,
+    seed: u64,
 }
 
 impl Job {
     fn key(&self) -> String {
-        format!("{}|{}|{}", self.arm, self.board.name(), self.budget)
+        job_key(self.arm, &self.board.name(), self.budget, self.seed)
     }
 }
 
@@ -230,8 +252,10 @@ fn jobs(config: &ScoreConfig) -> Vec<Job> {
     let mut jobs = Vec::new();
     for board in &config.boards {
         for &budget in &config.budgets {
-            for &arm in &config.arms {
-                jobs.push(Job { arm, board: board.clone(), budget });
+            for &seed in &config.run_seeds {
+                for &arm in &config.arms {
+                    jobs.push(Job { arm, board: board.clone(), budget, seed });
+                }
             }
         }
     }
@@ -248,11 +272,14 @@ fn threads(arm: ScoreArm, cores: u32) -> u32 {
     }
 }
 
-/// The best board an arm found, its verified trace, and the run's seconds.
+/// The best board an arm found, its verified trace, the run's seconds, and what a score search adds.
+#[derive(Default)]
 struct Found {
     board: Option<Board>,
     trace: Vec<(f64, usize)>,
     seconds: f64,
+    census: Vec<(usize, u64)>,
+    plan: String,
 }
 
 /// Runs one arm. Each new best is ranked by the checker ([`rank`]) before it
@@ -265,7 +292,7 @@ fn run_arm(arm: ScoreArm, instance: &Instance, limits: &Limits, stop: &Stop) -> 
     let solver = Solver::new(arm.kind());
     if arm == ScoreArm::Dfs {
         let (outcome, _) = solver::solve_accepted(&solver, instance, limits, stop)?;
-        return Ok(Found { board: outcome.board, trace: Vec::new(), seconds: outcome.seconds });
+        return Ok(Found { board: outcome.board, seconds: outcome.seconds, ..Found::default() });
     }
     let trace: Mutex<Vec<(f64, usize)>> = Mutex::new(Vec::new());
     let on_best = |best: &score::Best| {
@@ -287,7 +314,11 @@ fn run_arm(arm: ScoreArm, instance: &Instance, limits: &Limits, stop: &Stop) -> 
     running.end(&outcome.status.to_string());
     let mut trace = trace.into_inner().unwrap_or_else(|e| e.into_inner());
     trace.sort_by(|a, b| a.0.total_cmp(&b.0));
-    Ok(Found { board: outcome.board, trace, seconds: outcome.seconds })
+    let (census, plan) = match outcome.stats {
+        solver::Stats::Score(stats) => (stats.census, stats.plan),
+        _ => (Vec::new(), String::new()),
+    };
+    Ok(Found { board: outcome.board, trace, seconds: outcome.seconds, census, plan })
 }
 
 /// Saved boards of the reference that CP-SAT completes at most, deepest first.
@@ -342,7 +373,7 @@ fn run_blackwood(instance: &Instance, limits: &Limits, stop: &Stop) -> Result<Fo
         }
     }
     let seconds = trace.last().map_or(ran.seconds, |&(t, _)| t.max(ran.seconds));
-    Ok(Found { board: best, trace, seconds })
+    Ok(Found { board: best, trace, seconds, ..Found::default() })
 }
 
 /// Why a job cannot run here: the reference without its checkout, or on a
@@ -377,9 +408,14 @@ pub fn run(config: &ScoreConfig, provenance: &Provenance, stop: &Stop) -> Result
             eprintln!("score: [{}/{}] {} on {}: skipped ({why})", i + 1, todo.len(), job.arm, job.board.name());
             continue;
         }
-        eprint!("score: [{}/{}] {} {} s {} ... ", i + 1, todo.len(), job.arm, job.budget, job.board.name());
-        let limits =
-            Limits { time_limit: Some(job.budget), node_limit: None, seed: 1, threads: threads(job.arm, config.cores) };
+        let (arm, budget, board, seed) = (job.arm, job.budget, job.board.name(), job.seed);
+        eprint!("score: [{}/{}] {arm} {budget} s {board} seed {seed} ... ", i + 1, todo.len());
+        let limits = Limits {
+            time_limit: Some(job.budget),
+            node_limit: None,
+            seed: job.seed,
+            threads: threads(job.arm, config.cores),
+        };
         let found = run_arm(job.arm, instance, &limits, stop)?;
         if stop.is_raised() {
             eprintln!("interrupted (not recorded)");
@@ -400,6 +436,9 @@ pub fn run(config: &ScoreConfig, provenance: &Provenance, stop: &Stop) -> Result
             best_seconds,
             seconds: round3(found.seconds),
             trace: found.trace,
+            seed: job.seed,
+            census: found.census,
+            plan: found.plan,
             provenance: provenance.with_workers(limits.threads),
         };
         append_run(&config.runs, &run)?;

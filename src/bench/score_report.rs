@@ -19,11 +19,12 @@ pub fn latest(runs: &[ScoreRun]) -> Vec<&ScoreRun> {
     order.iter().map(|k| by_key[k]).collect()
 }
 
-/// The markdown table: one row per board, budget and arm.
+/// The markdown table: one row per board, budget, seed and arm; then the
+/// runs' rates (distinct boards by score) and the plans the walks settled.
 pub fn markdown(runs: &[ScoreRun]) -> String {
     let mut out = String::from(
-        "| board | budget (s) | arm | best score (verified) | found at (s) | first full board | workers | commit |\n\
-         |---|---|---|---|---|---|---|---|\n",
+        "| board | budget (s) | seed | arm | best score (verified) | found at (s) | first full board | workers | commit |\n\
+         |---|---|---|---|---|---|---|---|---|\n",
     );
     for run in latest(runs) {
         let best = if run.full() {
@@ -38,13 +39,55 @@ pub fn markdown(runs: &[ScoreRun]) -> String {
         let commit: String = run.provenance.commit.chars().take(7).collect();
         let _ = writeln!(
             out,
-            "| {} | {} | {} | {best} | {:.1} | {first} | {workers} | {commit}{} |",
+            "| {} | {} | {} | {} | {best} | {:.1} | {first} | {workers} | {commit}{} |",
             run.board,
             run.budget,
+            run.seed,
             run.arm,
             run.best_seconds,
             if run.provenance.dirty { "+" } else { "" }
         );
+    }
+    out.push_str(&rates(runs));
+    out.push_str(&plans(runs));
+    out
+}
+
+/// The rates table: per run with a census, its distinct verified full boards at
+/// the best score and at each of the four below it (as eii's rates were given).
+fn rates(runs: &[ScoreRun]) -> String {
+    let counted: Vec<&ScoreRun> = latest(runs).into_iter().filter(|r| !r.census.is_empty()).collect();
+    if counted.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from(
+        "\nDistinct verified full boards by score (best, and the four scores below it):\n\n\
+         | board | budget (s) | seed | arm | best | −1 | −2 | −3 | −4 |\n|---|---|---|---|---|---|---|---|---|\n",
+    );
+    for run in counted {
+        let top = run.census.first().map_or(run.score, |c| c.0);
+        let cells: Vec<String> = (0..=4)
+            .map(|k| {
+                let score = top.saturating_sub(k);
+                let n = run.census.iter().find(|c| c.0 == score).map_or(0, |c| c.1);
+                format!("{score}: {n}")
+            })
+            .collect();
+        let _ =
+            writeln!(out, "| {} | {} | {} | {} | {} |", run.board, run.budget, run.seed, run.arm, cells.join(" | "));
+    }
+    out
+}
+
+/// The plan each run settled (its `plan:` line), one line per run that settled one.
+fn plans(runs: &[ScoreRun]) -> String {
+    let planned: Vec<&ScoreRun> = latest(runs).into_iter().filter(|r| !r.plan.is_empty()).collect();
+    if planned.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("\nPlans (the `plan:` line of each run):\n\n");
+    for run in planned {
+        let _ = writeln!(out, "- {} {} s seed {} {}: {}", run.board, run.budget, run.seed, run.arm, run.plan);
     }
     out
 }
@@ -286,6 +329,9 @@ mod tests {
             best_seconds: trace.last().map_or(60.0, |p| p.0),
             seconds: 60.0,
             trace,
+            seed: 1,
+            census: Vec::new(),
+            plan: String::new(),
             provenance: Provenance {
                 commit: "abcdef0123".into(),
                 dirty: false,
@@ -328,14 +374,36 @@ mod tests {
         assert_eq!(latest(&runs).len(), 3);
         let table = markdown(&runs);
         assert!(
-            table.contains("| official-centre | 60 | search | **445** / 480 | 30.0 | 400 at 1.0 s | 2 | abcdef0 |")
+            table.contains("| official-centre | 60 | 1 | search | **445** / 480 | 30.0 | 400 at 1.0 s | 2 | abcdef0 |")
         );
         assert!(table.contains("partial: 380 joins, 205 of 256 cells"));
         assert!(table.contains("no board"));
         assert!(!table.contains("**440**"));
+        assert!(!table.contains("Distinct verified"), "no census, no rates table");
         let chart = svg(&runs);
         assert_eq!(chart.matches("stroke-width=\"2\"").count(), 1, "one step line: the latest search run");
         assert!(chart.contains("official-five, 60 s"));
         assert!(chart.ends_with("</svg>\n"));
+    }
+
+    /// A run's census becomes its rates row, a score missing from the census
+    /// shown as 0, and its plan line is listed; a second seed is a job of its
+    /// own. Fails if the rates are read from the wrong end or a seed's run
+    /// replaces another's.
+    #[test]
+    fn rates_show_the_best_and_the_four_scores_below_it_per_seed() {
+        let mut first = run(ScoreArm::Search, "official-centre", 466, 256, vec![(9.0, 466)]);
+        first.census = vec![(466, 1), (465, 3), (463, 40), (462, 90)];
+        first.plan = "order band-sw, breaks band".to_owned();
+        let mut second = first.clone();
+        second.seed = 2;
+        second.census = vec![(465, 2)];
+        let table = markdown(&[first, second]);
+        assert!(
+            table.contains("| official-centre | 60 | 1 | search | 466: 1 | 465: 3 | 464: 0 | 463: 40 | 462: 90 |"),
+            "{table}"
+        );
+        assert!(table.contains("| official-centre | 60 | 2 | search | 465: 2 | 464: 0 |"), "{table}");
+        assert!(table.contains("- official-centre 60 s seed 1 search: order band-sw, breaks band"), "{table}");
     }
 }

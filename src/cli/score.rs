@@ -64,6 +64,15 @@ pub(crate) struct ScoreArgs {
     /// Seconds between two checkpoints (default 60).
     #[arg(long, value_name = "S", requires = "checkpoint", value_parser = super::args::seconds)]
     checkpoint_every: Option<f64>,
+    /// Save every distinct full board the checker passes into this folder, one
+    /// board JSON file each (named by score and digest, with its e2.bucas.name
+    /// link), from --save-from up; the run's census of boards by score is
+    /// printed either way.
+    #[arg(long, value_name = "DIR")]
+    save_boards: Option<PathBuf>,
+    /// The lowest score --save-boards saves (default: within 4 joins of the best board at the time).
+    #[arg(long, value_name = "SCORE", requires = "save_boards")]
+    save_from: Option<usize>,
 }
 
 impl ScoreArgs {
@@ -82,6 +91,8 @@ impl ScoreArgs {
             // Before --checkpoint, which it needs: a refusal names the flag the user added last.
             ("--checkpoint-every", self.checkpoint_every.is_some()),
             ("--checkpoint", self.checkpoint.is_some()),
+            ("--save-from", self.save_from.is_some()),
+            ("--save-boards", self.save_boards.is_some()),
         ])
     }
 
@@ -102,6 +113,7 @@ impl ScoreArgs {
             attempt_nodes: self.attempt_nodes,
             tileable: !self.no_tileable,
             incumbent: None,
+            save: self.save_boards.clone().map(|dir| score::Save { dir, from: self.save_from }),
         };
         if let Err(why) = options.check(instance) {
             bail!("{why}");

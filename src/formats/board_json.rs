@@ -13,7 +13,9 @@
 //! ```
 //! `cells` holds one list per row, top row first; each cell is
 //! `[piece, rotation]` (piece 1-based, rotation 0..=3 clockwise quarter turns)
-//! or `null` for an empty cell.
+//! or `null` for an empty cell. An optional `"link"` holds the board's
+//! e2.bucas.name link (written beside the boards a score run saves); readers
+//! keep only the cells.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -34,6 +36,9 @@ struct RawBoard {
     width: i64,
     height: i64,
     cells: Vec<Vec<Option<Vec<i64>>>>,
+    /// The board's viewer link, for people and other tools; not read back.
+    #[serde(default, rename = "link")]
+    _link: Option<String>,
 }
 
 /// Reads a board file. Piece numbers are checked against the instance by the
@@ -82,10 +87,18 @@ pub fn parse(path: &Path, text: &str) -> Result<Board, Error> {
 
 /// Writes a board as JSON, one row per line.
 pub fn to_string(board: &Board) -> String {
+    to_string_with_link(board, None)
+}
+
+/// Writes a board as JSON, one row per line, with its viewer `link` if given.
+pub fn to_string_with_link(board: &Board, link: Option<&str>) -> String {
     let grid = board.grid;
     let mut out = String::new();
     let _ = writeln!(out, "{{\n  \"format\": \"{FORMAT}\",");
     let _ = writeln!(out, "  \"width\": {},\n  \"height\": {},", grid.width, grid.height);
+    if let Some(link) = link {
+        let _ = writeln!(out, "  \"link\": {},", serde_json::Value::from(link));
+    }
     out.push_str("  \"cells\": [\n");
     for (r, row) in board.cells.chunks(grid.width).enumerate() {
         let cells: Vec<String> = row
@@ -116,6 +129,8 @@ mod tests {
         assert_eq!(board.cells[0], Some(Placement { piece: 3, rotation: Rotation::ALL[1] }));
         let text = to_string(&board);
         assert_eq!(parse(Path::new("b.json"), &text).unwrap(), board);
+        let linked = to_string_with_link(&board, Some("https://example.org/#a&b=\"c\""));
+        assert_eq!(parse(Path::new("b.json"), &linked).unwrap(), board, "the link is not read back");
     }
 
     #[test]

@@ -117,7 +117,7 @@ impl Queue {
         let stop = Stop::new();
         while !flag.load(Ordering::Relaxed) {
             let Some(pending) = self.pop() else { continue };
-            if pending.breaks >= keeper.breaks.load(Ordering::Relaxed) {
+            if !keeper.worth(pending.breaks) {
                 continue;
             }
             let limits = Limits { time_limit: Some(completion.seconds), node_limit: None, seed, threads: 1 };

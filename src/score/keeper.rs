@@ -4,6 +4,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use super::census::{Census, Recorded};
 use super::options::{Best, Options, Stats};
 use crate::outcome::{Outcome, Status};
 use crate::puzzle::{Board, Instance};
@@ -21,6 +22,11 @@ pub(crate) struct Keeper<'a> {
     target_breaks: usize,
     start: Instant,
     on_best: &'a (dyn Fn(&Best) + Sync),
+    /// Every distinct verified full board near the best, by score (and saved, if asked).
+    census: Census<'a>,
+    /// Boards the census saved, and the first save that failed.
+    saved: AtomicUsize,
+    save_failed: Mutex<Option<String>>,
 }
 
 impl<'a> Keeper<'a> {
@@ -46,7 +52,17 @@ impl<'a> Keeper<'a> {
             target_breaks,
             start,
             on_best,
+            census: Census::new(instance, options.save.clone()),
+            saved: AtomicUsize::new(0),
+            save_failed: Mutex::new(None),
         }
+    }
+
+    /// Whether a board with `breaks` mismatched joins is worth finishing: it
+    /// would beat the best, or reach the score boards are saved from.
+    pub(crate) fn worth(&self, breaks: usize) -> bool {
+        let best = self.breaks.load(Ordering::Relaxed);
+        breaks < best || self.census.wanted_breaks(best).is_some_and(|w| breaks <= w)
     }
 
     /// Offers a full board the walk counts `breaks` mismatched joins on: kept
@@ -56,6 +72,7 @@ impl<'a> Keeper<'a> {
     /// counted again from the board itself, not taken from the walk's count: a
     /// walk that miscounts can then neither claim a solution nor replace a better board.
     pub(crate) fn offer(&self, board: Board, breaks: usize) {
+        self.count(&board);
         let score = board.score(self.instance);
         let breaks = breaks.max(self.joins - score);
         let mut slot = self.best.lock().unwrap_or_else(|e| e.into_inner());
@@ -69,6 +86,20 @@ impl<'a> Keeper<'a> {
         let _ = self.breaks.fetch_min(breaks, Ordering::Relaxed);
         if breaks <= self.target_breaks {
             self.done.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Records `board` in the census, counting a save and keeping the first failure.
+    fn count(&self, board: &Board) {
+        match self.census.record(board) {
+            Ok(Recorded::Saved) => {
+                let _ = self.saved.fetch_add(1, Ordering::Relaxed);
+            }
+            Ok(_) => {}
+            Err(error) => {
+                let mut failed = self.save_failed.lock().unwrap_or_else(|e| e.into_inner());
+                let _ = failed.get_or_insert_with(|| error.to_string());
+            }
         }
     }
 
@@ -91,6 +122,9 @@ impl<'a> Keeper<'a> {
         mut stats: Stats,
         finish: impl FnOnce(Status, Option<Board>, Stats) -> Outcome<Stats>,
     ) -> Outcome<Stats> {
+        stats.census = self.census.counts();
+        stats.saved = self.saved.load(Ordering::Relaxed) as u64;
+        stats.save_failed = self.save_failed.into_inner().unwrap_or_else(|e| e.into_inner());
         let best = self.best.into_inner().unwrap_or_else(|e| e.into_inner());
         stats.best_breaks = best.as_ref().map(|b| self.joins - b.score);
         stats.best_seconds = best.as_ref().map(|b| b.seconds);

@@ -13,6 +13,7 @@
 
 pub mod array;
 mod budget;
+pub mod census;
 mod completer;
 mod completion;
 mod keeper;
@@ -27,6 +28,7 @@ pub mod schedule;
 pub mod speed;
 mod walk;
 
+pub use census::Save;
 pub use completer::TRACE_ENV;
 pub use completion::Completion;
 pub use options::{Best, DEFAULT_ATTEMPT_NODES, Options, SCAN_ATTEMPT_NODES, Stats, Walk};

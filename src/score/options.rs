@@ -3,6 +3,7 @@
 use crate::puzzle::{Board, Instance};
 use crate::search::Order;
 
+use super::census::Save;
 use super::completion::Completion;
 use super::quota::Quota;
 use super::schedule::Schedule;
@@ -50,6 +51,8 @@ pub struct Options {
     /// for better boards, and returns this one if it finds none. It must be a
     /// full board of the instance with only mismatched joins.
     pub incumbent: Option<Board>,
+    /// Where to save every distinct verified board at or above a score (`None`: nowhere).
+    pub save: Option<Save>,
 }
 
 impl Default for Options {
@@ -64,6 +67,7 @@ impl Default for Options {
             attempt_nodes: None,
             tileable: true,
             incumbent: None,
+            save: None,
         }
     }
 }
@@ -107,6 +111,13 @@ pub struct Stats {
     pub completions_improved: u64,
     /// `auto`: why CP-SAT's repair of the walk's board failed, if it did (the walk's board is kept).
     pub repair_failed: Option<String>,
+    /// Distinct verified full boards by score, best first, from the best down
+    /// to [`super::census::WITHIN`] below it: the run's rates.
+    pub census: Vec<(usize, u64)>,
+    /// Boards written to the save folder.
+    pub saved: u64,
+    /// Why a board could not be saved, the first time one could not.
+    pub save_failed: Option<String>,
     /// Scan walk: what the run settled (its fill order, breaks and quota; see [`crate::score::plan::Plan`]).
     pub plan: String,
 }

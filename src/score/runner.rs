@@ -106,7 +106,7 @@ pub(crate) fn solve(
     let reported = AtomicU64::new(0);
     let deep = |board: Board, breaks: usize, depth: usize| {
         let _ = reported.fetch_add(1, Ordering::Relaxed);
-        if breaks + bound(instance, &board) < keeper.breaks.load(Ordering::Relaxed) {
+        if keeper.worth(breaks + bound(instance, &board)) {
             queue.push(board, breaks, depth);
         }
     };

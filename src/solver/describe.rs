@@ -127,6 +127,14 @@ impl Stats {
                     "completions",
                     format!("{} of {} reported ({} better)", s.completions, s.reported, s.completions_improved),
                 ),
+                ("boards_by_score", crate::score::census::describe(&s.census)),
+                (
+                    "saved",
+                    match &s.save_failed {
+                        Some(why) => format!("{} (a save failed: {why})", s.saved),
+                        None => s.saved.to_string(),
+                    },
+                ),
                 ("repair", s.repair_failed.as_ref().map_or_else(|| "-".to_owned(), |why| format!("failed: {why}"))),
             ],
         }

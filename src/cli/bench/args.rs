@@ -96,6 +96,9 @@ pub(crate) struct ScoreArgs {
     /// Budgets in seconds: every arm runs on every board at each.
     #[arg(long, value_delimiter = ',', default_value = "600", value_parser = seconds)]
     pub(super) budgets: Vec<f64>,
+    /// Run seeds (the walks' shuffles, CP-SAT's seed): every arm runs once per seed, e.g. 1-3.
+    #[arg(long, value_parser = numbers, default_value = "1")]
+    pub(super) run_seeds: Numbers,
     /// The data folder (the official set).
     #[arg(long, default_value = "data")]
     pub(super) data: PathBuf,

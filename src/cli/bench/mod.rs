@@ -222,6 +222,7 @@ fn score(args: ScoreArgs) -> Result<ExitCode> {
             cores: cores(),
             runs: runs::shard_path(&args.runs, shard.0),
             shard,
+            run_seeds: args.run_seeds.0.clone(),
         };
         let _ = bench::score::run(&config, &Provenance::current(), &stop)?;
         files.push(config.runs);

@@ -290,6 +290,8 @@ const TAKEN_BY: &[(&str, &[Objective], &[SolverKind])] = {
         ("--trace", &[Score], SolverKind::SCORING),
         ("--checkpoint", &[Score], SolverKind::SCORING),
         ("--checkpoint-every", &[Score], SolverKind::SCORING),
+        ("--save-boards", &[Score], &[Auto, Search]),
+        ("--save-from", &[Score], &[Auto, Search]),
     ]
 };
 
