@@ -3,6 +3,7 @@
 pub mod chart;
 pub mod cliff;
 pub mod compare;
+pub mod completion;
 pub mod dfs_speed;
 pub mod external;
 pub mod reach;

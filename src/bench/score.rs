@@ -340,7 +340,7 @@ fn run_blackwood(instance: &Instance, limits: &Limits, stop: &Stop) -> Result<Fo
         }
     }
     saved.sort_by_key(|s| (std::cmp::Reverse(s.board.placed()), std::cmp::Reverse(s.board.score(instance))));
-    let completion = score::Completion::default();
+    let completion = score::completion_times::thresholds(instance);
     let mut points = Vec::new();
     let mut best: Option<Board> = None;
     for s in saved.iter().take(REFERENCE_COMPLETIONS) {

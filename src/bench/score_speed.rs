@@ -27,7 +27,7 @@ pub fn published() -> Options {
     Options {
         quota: Quota { colours: score::quota::Colours::List(PUBLISHED_QUOTA.to_vec()), ..Quota::default() },
         schedule: Schedule::Band { breaks: None },
-        completion: Completion::NONE,
+        completion: Some(Completion::NONE),
         order: Some(score::plan::DEFAULT_ORDER),
         ..Options::default()
     }

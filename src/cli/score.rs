@@ -106,7 +106,7 @@ impl ScoreArgs {
         let options = score::Options {
             walk: self.walk.unwrap_or_default(),
             quota: self.quota.clone().unwrap_or_default(),
-            completion: self.completion.unwrap_or_default(),
+            completion: self.completion,
             order: self.fill_order,
             schedule: self.breaks.clone().unwrap_or_default(),
             target: self.target,

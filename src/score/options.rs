@@ -33,8 +33,9 @@ pub struct Options {
     pub walk: Walk,
     /// The colour quota of the scan walk.
     pub quota: Quota,
-    /// CP-SAT's completion of the scan walk's deep partial boards.
-    pub completion: Completion,
+    /// CP-SAT's completion of the scan walk's deep partial boards (`None`: the
+    /// thresholds the measured table gives the board, see `completion_times`).
+    pub completion: Option<Completion>,
     /// The fill order (`None`: row by row from the top left). The dispatcher
     /// picks the order whose exact tree the search's estimator finds smallest.
     pub order: Option<Order>,
@@ -60,7 +61,7 @@ impl Default for Options {
         Options {
             walk: Walk::default(),
             quota: Quota::default(),
-            completion: Completion::default(),
+            completion: None,
             order: None,
             schedule: Schedule::default(),
             target: None,

@@ -3,6 +3,8 @@
 use std::fmt;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
+use super::completion::Completion;
+use super::completion_times;
 use super::lists::{self, Lists};
 use super::options::Options;
 use super::pilot::{self, Work};
@@ -59,6 +61,8 @@ pub struct Plan {
     pub pilot: Vec<(Quota, u64, usize)>,
     /// Where the exact walk stops short of the band, the depth breaks begin at instead.
     pub early: Option<usize>,
+    /// When CP-SAT completes partial boards: as given, or read from the measured table for this board.
+    pub completion: Completion,
 }
 
 impl Plan {
@@ -152,6 +156,7 @@ impl Plan {
             },
             schedule: self.schedule.clone(),
             order: Some(self.order),
+            completion: Some(self.completion),
             ..options.clone()
         }
     }
@@ -189,7 +194,19 @@ impl Plan {
         let quota_total = instance.pieces.iter().flat_map(|p| p.0).filter(|c| quota_colours.contains(c)).count();
         let need = quota_need(instance, quota, &cells, &clue, &quota_colours, quota_total);
         lists::staircase(instance, &cells)?;
-        Ok(Plan { order, schedule, budget, allow, quota_colours, quota_total, need, pilot: Vec::new(), early: None })
+        let completion = options.completion.unwrap_or_else(|| completion_times::thresholds(instance));
+        Ok(Plan {
+            order,
+            schedule,
+            budget,
+            allow,
+            quota_colours,
+            quota_total,
+            need,
+            pilot: Vec::new(),
+            early: None,
+            completion,
+        })
     }
 
     /// The depth (free cells placed) at which the first break is allowed (the free cells, if none is).
@@ -259,6 +276,7 @@ impl fmt::Display for Plan {
                 self.quota_total
             )?;
         }
+        write!(f, ", completion {}", self.completion)?;
         if !self.pilot.is_empty() {
             let tried: Vec<String> = self
                 .pilot

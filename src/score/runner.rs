@@ -126,8 +126,8 @@ pub(crate) fn solve(
     };
     std::thread::scope(|scope| {
         let _ = scope.spawn(|| keeper.watch(&flag, stop, deadline));
-        if options.completion.cells > 0 {
-            let _ = scope.spawn(|| queue.work(instance, &options.completion, &keeper, &flag, limits.seed));
+        if plan.completion.cells > 0 {
+            let _ = scope.spawn(|| queue.work(instance, &plan.completion, &keeper, &flag, limits.seed));
         }
         std::thread::scope(|walkers| {
             for t in 0..threads {
@@ -175,8 +175,8 @@ fn first_attempt(options: &Options, lists: &Lists, plan: &Plan) -> Attempt {
         budget: usize::MAX,
         cap: options.attempt_nodes.unwrap_or(SCAN_ATTEMPT_NODES),
         extend: 0,
-        report_from: within(lists.free(), options.completion.cells),
-        report_all: within(lists.free(), options.completion.every),
+        report_from: within(lists.free(), plan.completion.cells),
+        report_all: within(lists.free(), plan.completion.every),
         stall: STALL,
         expect: plan.first_break(),
     }

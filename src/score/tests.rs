@@ -75,7 +75,7 @@ fn one_thread_and_one_seed_give_the_same_boards_in_the_same_order() {
     let instance = forced_mismatch(&spec).unwrap().unwrap();
     let options = Options {
         schedule: Schedule::Steps(vec![(0, 8)]),
-        completion: Completion::NONE,
+        completion: Some(Completion::NONE),
         attempt_nodes: Some(20_000),
         ..Options::default()
     };

@@ -36,8 +36,55 @@ pub(crate) enum BenchCommand {
     Score(ScoreArgs),
     /// The score walk's placements per second beside the field's published solver's, one thread each.
     ScoreSpeed(ScoreSpeedArgs),
+    /// CP-SAT's time to complete the scan walk's partial boards, by board and empty cells: the table the completion thresholds are read from.
+    Completion(CompletionArgs),
     /// Total placements per second of the score walks and the exact search at several thread counts.
     Threads(ThreadsArgs),
+}
+
+/// Which boards of `bench score` and `bench completion` to run.
+#[derive(Args)]
+pub(crate) struct ScoreBoardArgs {
+    /// The official set's boards: official-centre (centre clue only),
+    /// official-five (all five clues); `none` for neither.
+    #[arg(long, value_delimiter = ',', default_value = "official-centre,official-five")]
+    pub(super) official: Vec<String>,
+    /// Planted board sides, e.g. 13-16 (`none` for no planted boards).
+    #[arg(long, value_parser = numbers_or_none, default_value = "13-16")]
+    pub(super) sizes: Numbers,
+    /// Planted frame+interior colour settings.
+    #[arg(long, value_delimiter = ',', default_value = "5+17")]
+    pub(super) colours: Vec<cliff::Colours>,
+    /// Planted seeds.
+    #[arg(long, value_parser = numbers, default_value = "1-5")]
+    pub(super) seeds: Numbers,
+}
+
+#[derive(Args)]
+pub(crate) struct CompletionArgs {
+    #[command(flatten)]
+    pub(super) boards: ScoreBoardArgs,
+    /// Numbers of empty free cells to complete.
+    #[arg(long, value_parser = numbers, default_value = "8,10,12,14,16,18,20,24")]
+    pub(super) empty: Numbers,
+    /// Partial boards per number of empty cells (the deepest of different attempts).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub(super) per: u32,
+    /// Seconds the walk runs on each board to find its partial boards (one thread).
+    #[arg(long, default_value_t = 30.0, value_parser = seconds)]
+    pub(super) walk_seconds: f64,
+    /// Seconds CP-SAT gets per completion (one thread).
+    #[arg(long, default_value_t = 20.0, value_parser = seconds)]
+    pub(super) limit: f64,
+    /// The data folder (the official set).
+    #[arg(long, default_value = "data")]
+    pub(super) data: PathBuf,
+    /// Folder of planted instance files; instances not there are generated in memory.
+    #[arg(long, default_value = "models")]
+    pub(super) models_dir: PathBuf,
+    /// The table to write (JSON), which the library reads its thresholds from.
+    #[arg(long, default_value = "results/score/completion-times.json")]
+    pub(super) out: PathBuf,
 }
 
 #[derive(Args)]
@@ -80,19 +127,8 @@ pub(crate) struct ScoreArgs {
     /// its boards completed by CP-SAT; official-centre only, skipped without it).
     #[arg(long, value_delimiter = ',', default_value = "search,budget,search+repair,cpsat,mip,dfs,blackwood")]
     pub(super) arms: Vec<ScoreArm>,
-    /// The official set's boards: official-centre (centre clue only),
-    /// official-five (all five clues); `none` for neither.
-    #[arg(long, value_delimiter = ',', default_value = "official-centre,official-five")]
-    pub(super) official: Vec<String>,
-    /// Planted board sides, e.g. 13-16 (`none` for no planted boards).
-    #[arg(long, value_parser = numbers_or_none, default_value = "13-16")]
-    pub(super) sizes: Numbers,
-    /// Planted frame+interior colour settings.
-    #[arg(long, value_delimiter = ',', default_value = "5+17")]
-    pub(super) colours: Vec<cliff::Colours>,
-    /// Planted seeds.
-    #[arg(long, value_parser = numbers, default_value = "1-5")]
-    pub(super) seeds: Numbers,
+    #[command(flatten)]
+    pub(super) boards: ScoreBoardArgs,
     /// Budgets in seconds: every arm runs on every board at each.
     #[arg(long, value_delimiter = ',', default_value = "600", value_parser = seconds)]
     pub(super) budgets: Vec<f64>,

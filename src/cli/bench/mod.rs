@@ -20,7 +20,7 @@ use super::show::unless_interrupted;
 mod args;
 
 pub(crate) use args::BenchCommand;
-use args::{CliffArgs, ExternalArgs, ReachArgs, ReportArgs, ScoreArgs, SpineArgs};
+use args::{CliffArgs, CompletionArgs, ExternalArgs, ReachArgs, ReportArgs, ScoreArgs, ScoreBoardArgs, SpineArgs};
 
 /// The handle Ctrl-C raises, installed once for the bench.
 fn stop() -> Result<Stop> {
@@ -49,6 +49,7 @@ pub(crate) fn run(command: BenchCommand) -> Result<ExitCode> {
         BenchCommand::External(args) => external(args),
         BenchCommand::Reach(args) => reach(args),
         BenchCommand::Score(args) => score(args),
+        BenchCommand::Completion(args) => completion(args),
         BenchCommand::ScoreSpeed(args) => {
             let instance = bench::score::ScoreBoard::CENTRE.instance(&args.data, Path::new("models"))?;
             write_out(&args.out, &bench::score_speed::run(&instance, args.seconds, &stop()?)?.to_json())?;
@@ -187,6 +188,49 @@ fn reach(args: ReachArgs) -> Result<ExitCode> {
     args.watch.around("edgematch bench reach", |stop| Ok(reach::run(&config, &Provenance::current(), stop).map(drop)?))
 }
 
+/// The boards `--official`, `--colours`, `--sizes` and `--seeds` name.
+fn score_boards(args: &ScoreBoardArgs) -> Result<Vec<ScoreBoard>> {
+    let mut boards = Vec::new();
+    for name in args.official.iter().filter(|n| *n != "none") {
+        boards.push(match name.as_str() {
+            "official-centre" => ScoreBoard::CENTRE,
+            "official-five" => ScoreBoard::FIVE,
+            other => anyhow::bail!("--official: {other:?} is not official-centre, official-five or none"),
+        });
+    }
+    for colours in &args.colours {
+        for &size in &args.sizes.0 {
+            let size = usize::try_from(size)
+                .ok()
+                .filter(|s| (2..=MAX_SIDE).contains(s))
+                .with_context(|| format!("--sizes: {size} is not in 2..={MAX_SIDE}"))?;
+            for &seed in &args.seeds.0 {
+                boards.push(ScoreBoard::Planted(PlantedSpec::square(size, colours.frame, colours.interior, seed)));
+            }
+        }
+    }
+    Ok(boards)
+}
+
+/// `bench completion`: the table of completion times, written whole at the end (or at Ctrl-C, with the boards done).
+fn completion(args: CompletionArgs) -> Result<ExitCode> {
+    let boards = score_boards(&args.boards)?;
+    let how = edgematch::score::completion_times::Measure {
+        empty: args.empty.0.iter().map(|&k| k as usize).collect(),
+        boards: args.per as usize,
+        walk_seconds: args.walk_seconds,
+        limit_seconds: args.limit,
+        seed: 1,
+    };
+    let command = std::env::args().map(|a| if a.contains(' ') { format!("'{a}'") } else { a }).collect::<Vec<_>>();
+    let command = format!("edgematch {}", command[1..].join(" "));
+    let stop = stop()?;
+    let table = bench::completion::run(&boards, (&args.data, &args.models_dir), &how, &command, &stop)?;
+    write_out(&args.out, &format!("{}\n", serde_json::to_string_pretty(&table)?))?;
+    eprintln!("completion: {} rows; wrote {}", table.rows.len(), args.out.display());
+    Ok(unless_interrupted(ExitCode::SUCCESS))
+}
+
 fn score(args: ScoreArgs) -> Result<ExitCode> {
     let mut files = args.merge.clone();
     let (mut out, mut svg) = (args.out.clone(), args.svg.clone());
@@ -194,25 +238,7 @@ fn score(args: ScoreArgs) -> Result<ExitCode> {
     let stop = stop()?;
     if files.is_empty() {
         let shard = shard_or_slurm(args.shard)?;
-        let mut boards = Vec::new();
-        for name in args.official.iter().filter(|n| *n != "none") {
-            boards.push(match name.as_str() {
-                "official-centre" => ScoreBoard::CENTRE,
-                "official-five" => ScoreBoard::FIVE,
-                other => anyhow::bail!("--official: {other:?} is not official-centre, official-five or none"),
-            });
-        }
-        for colours in &args.colours {
-            for &size in &args.sizes.0 {
-                let size = usize::try_from(size)
-                    .ok()
-                    .filter(|s| (2..=MAX_SIDE).contains(s))
-                    .with_context(|| format!("--sizes: {size} is not in 2..={MAX_SIDE}"))?;
-                for &seed in &args.seeds.0 {
-                    boards.push(ScoreBoard::Planted(PlantedSpec::square(size, colours.frame, colours.interior, seed)));
-                }
-            }
-        }
+        let boards = score_boards(&args.boards)?;
         let config = ScoreConfig {
             arms: args.arms,
             boards,
