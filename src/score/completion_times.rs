@@ -20,7 +20,6 @@ use super::completion::Completion;
 use super::lists::Lists;
 use super::options::{Options, SCAN_ATTEMPT_NODES};
 use super::plan::Plan;
-use super::quota::Quota;
 use super::scan::{self, Attempt, STALL, Shared};
 use crate::error::Error;
 use crate::outcome::Limits;
@@ -135,14 +134,15 @@ pub struct Measure {
     pub seed: u64,
 }
 
-/// Measures completions on `instance` as [`Measure`] says: the walk's
-/// deepest partial boards, each cut back to each number of empty cells and
+/// Measures completions on `instance` as [`Measure`] says: the deepest
+/// partial boards of a walk settled as a run's is (its pilot, on one thread, within the walk's seconds), each cut back to each number of empty cells and
 /// completed by CP-SAT. Stops early with what it has when `stop` is raised.
 ///
 /// # Errors
 /// A board that leaves no plan, or CP-SAT failing.
 pub fn measure(instance: &Instance, how: &Measure, stop: &Stop) -> Result<Vec<Sample>, Error> {
-    let options = Options { quota: Quota::none(), completion: Some(Completion::NONE), ..Options::default() };
+    // The run's own plan (its pilot chooses the quota): the partial boards are those a run completes.
+    let options = Options { completion: Some(Completion::NONE), ..Options::default() };
     let limits = Limits { time_limit: Some(how.walk_seconds), node_limit: None, seed: how.seed, threads: 1 };
     let plan = Plan::settle_for(instance, &options, &limits, stop).map_err(Error::Options)?;
     let lists = plan.lists(instance).map_err(Error::Options)?;
