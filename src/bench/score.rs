@@ -321,59 +321,59 @@ fn run_arm(arm: ScoreArm, instance: &Instance, limits: &Limits, stop: &Stop) -> 
     Ok(Found { board: outcome.board, trace, seconds: outcome.seconds, census, plan })
 }
 
-/// Saved boards of the reference that CP-SAT completes at most, deepest first.
-pub const REFERENCE_COMPLETIONS: usize = 16;
+/// What the reference arm settles, for the plans table: the port's own method, completed as ours.
+const REFERENCE_PLAN: &str = "the port's published plan (band order, breaks at 201-239, quota colours 13, 16, 10); \
+     each saved board completed during its run by the completer of ours";
 
-/// The reference arm: the port runs for the budget on the arm's threads,
-/// then its deepest saved boards (at most [`REFERENCE_COMPLETIONS`], deepest
-/// first, then by matched joins) are each checked and completed by CP-SAT
-/// on their empty cells, as ours are (the same seconds per board). A
-/// completed board's time is its save time plus its completion's seconds.
+/// The reference arm: the port runs for the budget on the arm's threads, and
+/// each board it saves goes, as it is saved, to the completer our walks'
+/// boards go to ([`score::outside`]): the same queue, bound, CP-SAT worker
+/// and keeper, on a thread of its own beside the port's walks until the
+/// budget, as ours runs beside our walks. So the two arms differ in their
+/// walks only. A saved board that breaks a rule other than a mismatched
+/// join ends the arm with an error.
 fn run_blackwood(instance: &Instance, limits: &Limits, stop: &Stop) -> Result<Found, Error> {
     let budget = limits.time_limit.unwrap_or(f64::INFINITY);
-    let ran = crate::bench::reference::blackwood::solve(instance, limits.threads, budget, stop)?;
-    let mut saved = ran.saved;
-    for s in &saved {
-        let report = check(instance, &s.board);
-        if !report.only_joins_mismatch() {
-            return Err(Error::Options(format!("blackwood: a saved board breaks a rule: {}", report.summary(3))));
+    let handed: Mutex<Vec<Board>> = Mutex::new(Vec::new());
+    let broken: Mutex<Option<String>> = Mutex::new(None);
+    let on_saved = |saved: &crate::bench::reference::blackwood::Saved| {
+        let report = check(instance, &saved.board);
+        if report.only_joins_mismatch() {
+            handed.lock().unwrap_or_else(|e| e.into_inner()).push(saved.board.clone());
+        } else {
+            let _ = broken.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(report.summary(3));
         }
-    }
-    saved.sort_by_key(|s| (std::cmp::Reverse(s.board.placed()), std::cmp::Reverse(s.board.score(instance))));
+    };
+    let feed = || std::mem::take(&mut *handed.lock().unwrap_or_else(|e| e.into_inner()));
+    let trace: Mutex<Vec<(f64, usize)>> = Mutex::new(Vec::new());
+    let on_best = |best: &score::Best| {
+        let mut trace = trace.lock().unwrap_or_else(|e| e.into_inner());
+        if let Ok(Ranked::Better(score)) = rank(instance, &best.board, trace.last().map(|&(_, s)| s)) {
+            trace.push((round3(best.seconds), score));
+        }
+    };
     let completion = score::completion_times::thresholds(instance);
-    let mut points = Vec::new();
-    let mut best: Option<Board> = None;
-    for s in saved.iter().take(REFERENCE_COMPLETIONS) {
-        let one = Limits { time_limit: Some(completion.seconds), node_limit: None, seed: limits.seed, threads: 1 };
-        let done = crate::cpsat::repair(instance, &s.board, &[], &one, stop)?;
-        if std::env::var_os(score::TRACE_ENV).is_some() {
-            eprintln!(
-                "completion: depth {} breaks {} -> {:?} in {:.3} s (optimal {})",
-                s.board.placed(),
-                s.board.score(instance),
-                done.board.as_ref().map(|b| b.score(instance)),
-                done.seconds,
-                done.optimal
-            );
+    let arm = stop.child();
+    let (ran, outcome) = std::thread::scope(|scope| {
+        let completing = scope.spawn(|| score::outside::complete(instance, &completion, limits, &arm, &feed, &on_best));
+        let ran = crate::bench::reference::blackwood::solve(instance, limits.threads, budget, stop, &on_saved);
+        if ran.is_err() {
+            arm.raise();
         }
-        let Some(board) = done.board else { continue };
-        let report = check(instance, &board);
-        if report.placed == instance.grid.cells() && report.only_joins_mismatch() {
-            points.push((round3(s.seconds + done.seconds), report.score));
-            if best.as_ref().is_none_or(|b| b.score(instance) < report.score) {
-                best = Some(board);
-            }
-        }
+        (ran, completing.join().map_err(|_| Error::Options("blackwood: the completer panicked".to_owned())))
+    });
+    let (ran, outcome) = (ran?, outcome?);
+    if let Some(rule) = broken.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        return Err(Error::Options(format!("blackwood: a saved board breaks a rule: {rule}")));
     }
-    points.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let mut trace: Vec<(f64, usize)> = Vec::new();
-    for (t, score) in points {
-        if trace.last().is_none_or(|&(_, s)| score > s) {
-            trace.push((t, score));
-        }
-    }
-    let seconds = trace.last().map_or(ran.seconds, |&(t, _)| t.max(ran.seconds));
-    Ok(Found { board: best, trace, seconds, ..Found::default() })
+    let trace = trace.into_inner().unwrap_or_else(|e| e.into_inner());
+    Ok(Found {
+        board: outcome.board,
+        trace,
+        seconds: ran.seconds.max(outcome.seconds),
+        census: outcome.stats.census,
+        plan: REFERENCE_PLAN.to_owned(),
+    })
 }
 
 /// Why a job cannot run here: the reference without its checkout, or on a

@@ -62,7 +62,7 @@ pub fn run(instance: &Instance, seconds: f64, stop: &Stop) -> Result<Record<Scor
     let (rate, reference) = match blackwood::binary() {
         Err(why) => (None, format!("skipped: {why}")),
         Ok(_) => {
-            let ran = blackwood::solve(instance, 1, seconds, stop)?;
+            let ran = blackwood::solve(instance, 1, seconds, stop, &|_| {})?;
             match ran.iterations_per_second {
                 Some(rate) => (Some(rate), "run".to_owned()),
                 None => (None, format!("its summary line did not come within {seconds} s")),

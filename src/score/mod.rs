@@ -20,6 +20,7 @@ pub mod completion_times;
 mod keeper;
 mod lists;
 mod options;
+pub mod outside;
 mod pilot;
 pub mod plan;
 pub mod quota;

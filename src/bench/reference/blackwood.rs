@@ -9,14 +9,18 @@
 //! threads. Nothing of it is in this repository: the user clones and builds
 //! it (see `docs/ARCHITECTURE.md`), and points [`DIR_ENV`] at the checkout.
 //!
-//! A run here gives it a scratch `HOME` and `CORES` = threads + 1, kills its
-//! process group at the budget, and reads back every board it saved, timed
-//! by the file's modification time. Its boards are partial (it stops at a
-//! depth): [`read_saved`] reads them as boards of the official instance with
-//! empty cells, for the checker and for CP-SAT to complete.
+//! A run here gives it a scratch `HOME` and `CORES` = threads + 1, hands on
+//! each board it saves while it runs (the folder is looked at every
+//! [`LOOK`]), kills its process group at the budget, and reads back every
+//! board it saved, timed by the file's modification time. Its boards are
+//! partial (it stops at a depth): [`read_saved`] reads them as boards of the
+//! official instance with empty cells, for the checker and for CP-SAT to
+//! complete (during its run, in `bench score`).
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, SystemTime};
 
 use super::process::{Scratch, run};
@@ -68,23 +72,81 @@ pub struct Run {
     pub iterations_per_second: Option<f64>,
 }
 
-/// Runs the port with `threads` walking threads for `seconds`, then reads
-/// its saved boards as boards of `instance` (the official set with its
-/// centre clue). Ends early when `stop` is raised.
+/// Runs the port with `threads` walking threads for `seconds`, handing each
+/// board it saves to `on_saved` as soon as the file reads whole (the folder
+/// is looked at every [`LOOK`]), as a board of `instance` (the official set
+/// with its centre clue). Ends early when `stop` is raised.
 ///
 /// # Errors
 /// The binary missing (named), a scratch folder that cannot be made, or a
-/// saved file that is not a board of `instance`.
-pub fn solve(instance: &Instance, threads: u32, seconds: f64, stop: &Stop) -> Result<Run, Error> {
+/// saved file that is not a board of `instance` once the run is over.
+pub fn solve(
+    instance: &Instance,
+    threads: u32,
+    seconds: f64,
+    stop: &Stop,
+    on_saved: &(dyn Fn(&Saved) + Sync),
+) -> Result<Run, Error> {
     let program = binary().map_err(|reason| Error::Options(format!("blackwood: {reason}")))?;
     let home = Scratch::new()?;
+    let folder = home.0.join("EternitySolutions");
     let mut command = Command::new(&program);
     let _ = command.env("HOME", &home.0).env("CORES", (threads.max(1) + 1).to_string());
     let started = SystemTime::now();
     let limit = Duration::try_from_secs_f64(seconds.max(0.0)).unwrap_or(Duration::MAX);
-    let ran = run(command, Some(limit), stop)?;
-    let saved = read_saved(&home.0.join("EternitySolutions"), instance, started)?;
-    Ok(Run { saved, seconds: ran.seconds, iterations_per_second: iterations_per_second(&ran.stdout) })
+    let over = AtomicBool::new(false);
+    let mut seen = Seen::default();
+    let ran = std::thread::scope(|scope| {
+        let running = scope.spawn(|| {
+            let ran = run(command, Some(limit), stop);
+            over.store(true, Ordering::Relaxed);
+            ran
+        });
+        while !over.load(Ordering::Relaxed) {
+            for saved in seen.new_boards(&folder, instance, started) {
+                on_saved(&saved);
+            }
+            std::thread::sleep(LOOK);
+        }
+        running.join().unwrap_or_else(|_| Err(Error::Options("blackwood: the runner thread panicked".to_owned())))
+    })?;
+    // After the run every file is whole: one that does not read is an error.
+    let last = read_saved(&folder, instance, started)?;
+    for saved in last.iter().filter(|s| !seen.boards.contains(&s.board)) {
+        on_saved(saved);
+    }
+    Ok(Run { saved: last, seconds: ran.seconds, iterations_per_second: iterations_per_second(&ran.stdout) })
+}
+
+/// How often the port's save folder is looked at during its run.
+pub const LOOK: Duration = Duration::from_millis(200);
+
+/// The saved files already handed on, by name, and their boards.
+#[derive(Default)]
+struct Seen {
+    names: HashSet<PathBuf>,
+    boards: Vec<Board>,
+}
+
+impl Seen {
+    /// The boards of files in `dir` not handed on before; a file that does not
+    /// read (the port may be writing it) is left for the next look.
+    fn new_boards(&mut self, dir: &Path, instance: &Instance, started: SystemTime) -> Vec<Saved> {
+        let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+        let mut fresh = Vec::new();
+        for entry in entries.filter_map(Result::ok) {
+            let path = entry.path();
+            if path.extension().is_none_or(|e| e != "txt") || self.names.contains(&path) {
+                continue;
+            }
+            if let Ok(saved) = read_one(&entry, instance, started) {
+                let _ = self.names.insert(path);
+                self.boards.push(saved.board.clone());
+                fresh.push(saved);
+            }
+        }
+        fresh
+    }
 }
 
 /// Reads every board file in `dir` (the port's `EternitySolutions`), timed
@@ -96,19 +158,24 @@ pub fn read_saved(dir: &Path, instance: &Instance, started: SystemTime) -> Resul
     let Ok(entries) = std::fs::read_dir(dir) else { return Ok(Vec::new()) };
     let mut saved = Vec::new();
     for entry in entries.filter_map(Result::ok) {
-        let path = entry.path();
-        if path.extension().is_none_or(|e| e != "txt") {
+        if entry.path().extension().is_none_or(|e| e != "txt") {
             continue;
         }
-        let text = std::fs::read_to_string(&path).map_err(|source| Error::Io { path: path.clone(), source })?;
-        let link = bucas::first_link(&path, &text)?;
-        let board = bucas::to_board(&path, &link, instance)?;
-        let written = entry.metadata().and_then(|m| m.modified()).unwrap_or(started);
-        let seconds = written.duration_since(started).unwrap_or_default().as_secs_f64();
-        saved.push(Saved { seconds, board });
+        saved.push(read_one(&entry, instance, started)?);
     }
     saved.sort_by(|a, b| a.seconds.total_cmp(&b.seconds));
     Ok(saved)
+}
+
+/// One saved file as a board of `instance`, timed by its last write from `started`.
+fn read_one(entry: &std::fs::DirEntry, instance: &Instance, started: SystemTime) -> Result<Saved, Error> {
+    let path = entry.path();
+    let text = std::fs::read_to_string(&path).map_err(|source| Error::Io { path: path.clone(), source })?;
+    let link = bucas::first_link(&path, &text)?;
+    let board = bucas::to_board(&path, &link, instance)?;
+    let written = entry.metadata().and_then(|m| m.modified()).unwrap_or(started);
+    let seconds = written.duration_since(started).unwrap_or_default().as_secs_f64();
+    Ok(Saved { seconds, board })
 }
 
 /// The rate of the port's last `Total N nodes in S seconds, R per second` line.
