@@ -74,6 +74,21 @@ pub(crate) const STALL: u64 = 20_000_000;
 /// The share of the run's deepest depth below which an attempt may stall out.
 pub(crate) const STALLED: f64 = 0.9;
 
+/// The least share of [`Attempt::stall`] an attempt gets: its stall limit
+/// is the stall scaled by its depth against the run's deepest, down to this.
+pub(crate) const STALL_FLOOR: f64 = 0.05;
+
+/// The placements without a new depth after which an attempt `depth` deep
+/// stalls out, when the run's deepest (or expected) depth is `reference`.
+/// The shallower it is stuck, the sooner: an attempt stuck in the first rows
+/// (on the planted boards, below a clue in the second row) thrashes over
+/// cells that cannot free it, and a fresh attempt gets past in fewer placements.
+#[inline]
+fn stall_limit(stall: u64, depth: usize, reference: usize) -> u64 {
+    let share = (depth as f64 / reference.max(1) as f64).clamp(STALL_FLOOR, 1.0);
+    (stall as f64 * share) as u64
+}
+
 /// How one attempt ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum End {
@@ -350,7 +365,8 @@ pub(crate) fn attempt(lists: &Lists, instance: &Instance, settings: &Attempt, sh
             }
             let reference = shared.deepest.load(Ordering::Relaxed).max(settings.expect);
             let short = (w.deepest as f64) < STALLED * reference as f64;
-            if settings.stall > 0 && short && w.nodes - improved_at >= settings.stall {
+            if settings.stall > 0 && short && w.nodes - improved_at >= stall_limit(settings.stall, w.deepest, reference)
+            {
                 return w.ended(End::Capped);
             }
             if shared.stop.load(Ordering::Relaxed) || shared.deadline.is_some_and(|d| Instant::now() >= d) {
