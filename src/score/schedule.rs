@@ -268,8 +268,8 @@ mod tests {
             clues: Some(&official.join("clue-centre.txt")),
         };
         let instance = crate::formats::load::instance(&official.join("pieces.txt"), &options).unwrap().instance;
-        let order =
-            crate::search::Order::Band { corner: crate::search::Corner::Sw, transposed: false }.cells(&instance);
+        let order = crate::search::Order::Band { corner: crate::search::Corner::Sw, transposed: false, strip: 1 }
+            .cells(&instance);
         let Schedule::Steps(steps) = Schedule::Band { breaks: None }.resolve(&instance, &order, None) else {
             panic!("a band schedule resolves to steps")
         };

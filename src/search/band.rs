@@ -4,7 +4,11 @@
 //! solver), derived here for any board. Seen from its start corner, with rows
 //! counted from the start edge (row 0) and columns from the start corner:
 //!
-//! 1. every row below the band, one after the other, each from column 0;
+//! 1. every row below the band, one after the other, each from column 0 (or,
+//!    with strips of `strip` rows, each strip column by column, so that a
+//!    cell's neighbour below is placed just before it: a clue in the strip's
+//!    top row then meets the walk a few placements after the cells that fix
+//!    its neighbours, not a whole row later);
 //! 2. the band's left block (its first `left` columns), row by row;
 //! 3. the band's middle columns, one column at a time, from the band's first
 //!    row to the far edge;
@@ -33,6 +37,8 @@ pub struct BandShape {
     pub left: usize,
     /// Columns of the band's right block, peeled last.
     pub right: usize,
+    /// Rows of each strip below the band, filled column by column (1: row by row, the published order).
+    pub strip: usize,
 }
 
 /// `n · num / 16`, rounded to the nearest.
@@ -46,7 +52,12 @@ impl BandShape {
         let rows = sixteenths(height, 5).clamp(1, height.max(1));
         let right = sixteenths(width, 4).clamp(1, width.max(1));
         let left = sixteenths(width, 5).min(width - right);
-        BandShape { width, height, rows, left, right }
+        BandShape { width, height, rows, left, right, strip: 1 }
+    }
+
+    /// This band with the rows below it filled in strips of `strip` rows (at least 1).
+    pub fn with_strip(self, strip: usize) -> BandShape {
+        BandShape { strip: strip.max(1), ..self }
     }
 
     /// The first row of the band.
@@ -58,8 +69,11 @@ impl BandShape {
     pub fn cells(&self) -> Vec<(usize, usize)> {
         let (w, h, band) = (self.width, self.height, self.first_row());
         let mut cells = Vec::with_capacity(w * h);
-        for r in 0..band {
-            cells.extend((0..w).map(|c| (r, c)));
+        for first in (0..band).step_by(self.strip) {
+            let strip = first..(first + self.strip).min(band);
+            for c in 0..w {
+                cells.extend(strip.clone().map(|r| (r, c)));
+            }
         }
         for r in band..h {
             cells.extend((0..self.left).map(|c| (r, c)));
@@ -120,25 +134,41 @@ mod tests {
     /// if a size leaves a cell out, repeats one, or breaks the staircase.
     #[test]
     fn every_size_is_a_staircase_permutation() {
-        for width in 1..=20 {
-            for height in 1..=20 {
-                let shape = BandShape::of(width, height);
+        for (width, height) in (1..=20).flat_map(|w| (1..=20).map(move |h| (w, h))) {
+            for strip in 1..=4 {
+                let shape = BandShape::of(width, height).with_strip(strip);
+                let at = format!("{width}x{height} strip {strip}");
                 let cells = shape.cells();
                 let mut rank = vec![usize::MAX; width * height];
                 for (i, &(r, c)) in cells.iter().enumerate() {
-                    assert_eq!(rank[r * width + c], usize::MAX, "{width}x{height}: ({r}, {c}) twice");
+                    assert_eq!(rank[r * width + c], usize::MAX, "{at}: ({r}, {c}) twice");
                     rank[r * width + c] = i;
                 }
-                assert_eq!(cells.len(), width * height, "{width}x{height}");
+                assert_eq!(cells.len(), width * height, "{at}");
                 for (i, &(r, c)) in cells.iter().enumerate() {
-                    assert!(r == 0 || rank[(r - 1) * width + c] < i, "{width}x{height}: below ({r}, {c})");
-                    assert!(c == 0 || rank[r * width + c - 1] < i, "{width}x{height}: left of ({r}, {c})");
-                    assert!(r + 1 == height || rank[(r + 1) * width + c] > i, "{width}x{height}: above ({r}, {c})");
-                    assert!(c + 1 == width || rank[r * width + c + 1] > i, "{width}x{height}: right of ({r}, {c})");
+                    assert!(r == 0 || rank[(r - 1) * width + c] < i, "{at}: below ({r}, {c})");
+                    assert!(c == 0 || rank[r * width + c - 1] < i, "{at}: left of ({r}, {c})");
+                    assert!(r + 1 == height || rank[(r + 1) * width + c] > i, "{at}: above ({r}, {c})");
+                    assert!(c + 1 == width || rank[r * width + c + 1] > i, "{at}: right of ({r}, {c})");
                 }
                 let (start, end) = shape.break_span();
-                assert!(start <= end + 1 && end < width * height, "{width}x{height}: {start}..{end}");
+                assert!(start <= end + 1 && end < width * height, "{at}: {start}..{end}");
+                // The band itself is the published one whatever the strips: the break span holds.
+                assert_eq!(shape.break_span(), BandShape::of(width, height).break_span());
             }
         }
+    }
+
+    /// Strips of three rows fill the rows below the band column by column:
+    /// on 13×13 the cell below a clue in the third row is placed right after
+    /// the cell below it and before the rest of the strip's row.
+    #[test]
+    fn strips_fill_columns_of_their_rows() {
+        let shape = BandShape::of(13, 13).with_strip(3);
+        let cells = shape.cells();
+        assert_eq!(&cells[..7], &[(0, 0), (1, 0), (2, 0), (0, 1), (1, 1), (2, 1), (0, 2)]);
+        assert_eq!(cells[39], (3, 0), "the second strip starts after 13 columns of three");
+        let one = BandShape::of(13, 13).cells();
+        assert_eq!(&cells[shape.break_span().0..], &one[one.len() - cells.len() + shape.break_span().0..]);
     }
 }

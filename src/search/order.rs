@@ -75,6 +75,9 @@ pub enum Order {
         corner: Corner,
         /// Columns for rows.
         transposed: bool,
+        /// Rows below the band filled in strips of this many rows, column by
+        /// column (1: row by row, the published order; see [`BandShape`]).
+        strip: u8,
     },
 }
 
@@ -84,7 +87,7 @@ impl Order {
         let mut orders = Order::estimated();
         for corner in Corner::ALL {
             for transposed in [false, true] {
-                orders.push(Order::Band { corner, transposed });
+                orders.push(Order::Band { corner, transposed, strip: 1 });
             }
         }
         orders
@@ -118,8 +121,9 @@ impl Order {
             Order::FailFirst { corner, transposed } => {
                 format!("fail-first-{}{}", corner.name(), if transposed { "-t" } else { "" })
             }
-            Order::Band { corner, transposed } => {
-                format!("band-{}{}", corner.name(), if transposed { "-t" } else { "" })
+            Order::Band { corner, transposed, strip } => {
+                let strips = if strip > 1 { format!("-s{strip}") } else { String::new() };
+                format!("band-{}{}{strips}", corner.name(), if transposed { "-t" } else { "" })
             }
         }
     }
@@ -140,7 +144,7 @@ impl Order {
             Order::RimLast => rim_last(grid),
             Order::CornerSquare { corner, transposed } => corner_square(grid, corner, transposed),
             Order::FailFirst { corner, transposed } => fail_first(instance, corner, transposed),
-            Order::Band { corner, transposed } => band(grid, corner, transposed),
+            Order::Band { corner, transposed, strip } => band(grid, corner, transposed, strip),
         }
     }
 }
@@ -154,11 +158,23 @@ impl fmt::Display for Order {
 impl FromStr for Order {
     type Err = String;
 
+    /// A name of [`Order::all`], or a band order with strips: `band-sw-s3`.
     fn from_str(s: &str) -> Result<Order, String> {
-        Order::all().into_iter().find(|o| o.name() == s).ok_or_else(|| {
+        let unknown = || {
             let names: Vec<String> = Order::all().into_iter().map(Order::name).collect();
-            format!("unknown order {s:?}; expected auto or one of {}", names.join(", "))
-        })
+            format!(
+                "unknown order {s:?}; expected auto or one of {} (a band order may end in -sN: strips of N rows)",
+                names.join(", ")
+            )
+        };
+        if let Some((base, strip)) = s.rsplit_once("-s").filter(|(b, _)| b.starts_with("band-")) {
+            let strip: u8 = strip.parse().ok().filter(|&n| n >= 1).ok_or_else(unknown)?;
+            return match base.parse::<Order>()? {
+                Order::Band { corner, transposed, .. } => Ok(Order::Band { corner, transposed, strip }),
+                _ => Err(unknown()),
+            };
+        }
+        Order::all().into_iter().find(|o| o.name() == s).ok_or_else(unknown)
     }
 }
 
@@ -295,9 +311,10 @@ fn corner_square(grid: Grid, corner: Corner, transposed: bool) -> Vec<usize> {
     local.into_iter().map(|rc| onto_grid(grid, corner, transposed, rc)).collect()
 }
 
-fn band(grid: Grid, corner: Corner, transposed: bool) -> Vec<usize> {
+fn band(grid: Grid, corner: Corner, transposed: bool, strip: u8) -> Vec<usize> {
     let (rows, cols) = frame(grid, transposed);
-    BandShape::of(cols, rows).cells().into_iter().map(|rc| onto_grid(grid, corner, transposed, rc)).collect()
+    let shape = BandShape::of(cols, rows).with_strip(usize::from(strip));
+    shape.cells().into_iter().map(|rc| onto_grid(grid, corner, transposed, rc)).collect()
 }
 
 #[cfg(test)]

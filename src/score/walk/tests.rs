@@ -37,7 +37,7 @@ const ORDERS: [Order; 4] = [
     Order::RowScan,
     Order::RimLast,
     Order::CornerSquare { corner: Corner::Se, transposed: true },
-    Order::Band { corner: Corner::Sw, transposed: false },
+    Order::Band { corner: Corner::Sw, transposed: false, strip: 1 },
 ];
 
 /// A walk's state driven by hand: the counts and colours as `attempt` keeps them.
