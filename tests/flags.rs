@@ -51,12 +51,17 @@ fn with_value(flag: &str, dir: &str) -> Vec<String> {
         "--completion" => Some("none".to_owned()),
         "--trace" => Some(format!("{dir}/trace.jsonl")),
         "--checkpoint" => Some(format!("{dir}/run.checkpoint.json")),
+        "--save-boards" => Some(format!("{dir}/saved")),
         _ => None,
     };
     let mut args = vec![flag.to_owned()];
     args.extend(value);
     if flag == "--no-tileable" {
         args = ["--walk", "budget", "--no-tileable"].map(str::to_owned).to_vec();
+    }
+    if flag == "--save-from" {
+        args = ["--save-from", "10", "--save-boards"].map(str::to_owned).to_vec();
+        args.push(format!("{dir}/saved-from"));
     }
     if flag == "--checkpoint-every" {
         args = ["--checkpoint-every", "5", "--checkpoint"].map(str::to_owned).to_vec();

@@ -109,8 +109,10 @@ fn eight_threads_start_eight_walks_on_a_16x16_board() {
 #[test]
 fn bad_score_flags_are_refused_with_exit_2_naming_them() {
     let instance = model("planted-10x10-f5i17-s1.json");
-    let cases: [(&[&str], &str); 5] = [
+    let cases: [(&[&str], &str); 7] = [
         (&["--objective", "score", "--target", "181"], "--target 181 is above the 180"),
+        (&["--objective", "score", "--quota", "99"], "--quota: colour 99 is not a colour of the pieces"),
+        (&["--objective", "score", "--fill-order", "band-sw-s0"], "band-sw-s0"),
         (&["--objective", "score", "--breaks", "60:4,70:2"], "decrease"),
         (&["--objective", "score", "--breaks", "60:1,99:181"], "exceed"),
         (&["--objective", "score", "--solver", "dfs"], "--solver dfs has no score mode"),

@@ -22,17 +22,21 @@ pub(crate) struct ScoreArgs {
     /// Stop once a board scores at least this many matched joins (default: a full solution).
     #[arg(long, value_name = "SCORE")]
     target: Option<usize>,
-    /// The break schedule: `ramp:UNLOCK[:BUDGET]` (no break before UNLOCK of the
-    /// free cells are placed, then linear up to BUDGET breaks by the last cell;
-    /// without BUDGET, one below the best board's) or `DEPTH:BREAKS,...` (the
-    /// breaks allowed from each depth on). Default: ramp:0.78.
+    /// The break schedule: `band[:B]` (the scan walk's default: B breaks over the
+    /// band's break span, or from where the exact walk stops short of it),
+    /// `ramp:UNLOCK[:BUDGET]` (no break before UNLOCK of the free cells are
+    /// placed, then linear up to BUDGET breaks by the last cell; without BUDGET,
+    /// one below the best board's; the budget walk's default is ramp:0.78) or
+    /// `DEPTH:BREAKS,...` (the breaks allowed from each depth on).
     #[arg(long, value_name = "SCHEDULE")]
     breaks: Option<Schedule>,
     /// Placements per attempt before a restart with reshuffled candidates.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     attempt_nodes: Option<u64>,
-    /// The fill order (a name such as `row-scan` or `fail-first-sw`; default: the one whose
-    /// exact tree the estimator finds smallest).
+    /// The fill order (a name such as `band-sw`, `band-sw-s3` or `row-scan`). Default for the
+    /// scan walk: the band order from the bottom-left corner, its rows below the band in
+    /// strips up to a clue in the 2nd-4th row (the `plan:` line names it); for the budget
+    /// walk: the one whose exact tree the estimator finds smallest.
     #[arg(long, value_name = "ORDER")]
     fill_order: Option<edgematch::search::Order>,
     /// Do not prune with the colour counts (the bound that keeps the endgame tileable; --walk budget).
@@ -42,15 +46,18 @@ pub(crate) struct ScoreArgs {
     /// breaks, long attempts) or `budget` (the break-budget walk with a tileability bound).
     #[arg(long, value_enum, value_name = "WALK")]
     walk: Option<score::Walk>,
-    /// The colour quota of the scan walk: `none`, `rarest[:F+I]` or `commonest[:F+I]`
-    /// (F frame and I interior colours by side count; default rarest:1+2), or colour
+    /// The colour quota of the scan walk: `auto[:F+I]` (the default, auto:1+2: pilot walks
+    /// choose among the most concentrated sets of F frame and I interior colours and no
+    /// quota), `concentrated[:F+I]`, `rarest[:F+I]`, `commonest[:F+I]`, `none`, or colour
     /// numbers `C,C,...`; optionally `@X:Y,...`, the curve's points (fraction of the
     /// order, fraction of the colours' sides; default the published curve).
     #[arg(long, value_name = "QUOTA")]
     quota: Option<score::Quota>,
-    /// CP-SAT completes the scan walk's partial boards that come within CELLS
-    /// free cells of the end, SECONDS each at most, freeing the last REOPEN
-    /// placed cells too: `CELLS[:SECONDS[:REOPEN]]`, or `none`.
+    /// CP-SAT completes the scan walk's partial boards: those reaching a new depth of
+    /// their attempt within CELLS free cells of the end, and every one within EVERY,
+    /// SECONDS each at most: `CELLS[:EVERY[:SECONDS]]`, or `none`. Default: read from the
+    /// measured table for the board's size (results/score/completion-times.json; the
+    /// `plan:` line names it).
     #[arg(long, value_name = "COMPLETION")]
     completion: Option<score::Completion>,
     /// Append one JSON line per new best board here: {"seconds", "score"}.

@@ -67,4 +67,6 @@ pub fn solve(
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_plan;
+#[cfg(test)]
 mod tests_walks;

@@ -77,12 +77,14 @@ impl Options {
     /// Checks the options against `instance`.
     ///
     /// # Errors
-    /// A target above the board's joins, or a schedule that decreases or exceeds them.
+    /// A target above the board's joins, a schedule that decreases or exceeds
+    /// them, or a quota colour the pieces do not show.
     pub fn check(&self, instance: &Instance) -> Result<(), String> {
         let joins = instance.grid.max_score();
         if let Some(target) = self.target.filter(|&t| t > joins) {
             return Err(format!("--target {target} is above the {joins} inner joins of a {} board", instance.grid));
         }
+        self.quota.check(instance).map_err(|e| format!("--quota: {e}"))?;
         self.schedule.check(joins).map_err(|e| format!("--breaks: {e}"))
     }
 }
