@@ -5,7 +5,8 @@ use std::path::Path;
 use super::records::Provenance;
 use super::score::ScoreBoard;
 use crate::error::Error;
-use crate::score::completion_times::{self, Measure, Table};
+use crate::score::completion_measure::{self, Measure};
+use crate::score::completion_times::Table;
 use crate::stop::Stop;
 
 /// Measures `boards` (read from `data` and `models`) as `how` says, one after
@@ -30,8 +31,8 @@ pub fn run(
         let name = board.name();
         eprint!("completion: [{}/{}] {name} ... ", i + 1, boards.len());
         let instance = board.instance(data, models)?;
-        let samples = completion_times::measure(&instance, how, stop)?;
-        let measured = completion_times::rows(&name, instance.grid.cells(), &samples);
+        let samples = completion_measure::measure(&instance, how, stop)?;
+        let measured = completion_measure::rows(&name, instance.grid.cells(), &samples);
         let line: Vec<String> = measured.iter().map(|r| format!("{}: {:.3} s", r.empty, r.median_seconds)).collect();
         eprintln!("{}", line.join(", "));
         rows.extend(measured);

@@ -16,6 +16,7 @@ mod budget;
 pub mod census;
 mod completer;
 mod completion;
+pub mod completion_measure;
 pub mod completion_times;
 mod keeper;
 mod lists;

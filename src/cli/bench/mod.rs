@@ -215,7 +215,7 @@ fn score_boards(args: &ScoreBoardArgs) -> Result<Vec<ScoreBoard>> {
 /// `bench completion`: the table of completion times, written whole at the end (or at Ctrl-C, with the boards done).
 fn completion(args: CompletionArgs) -> Result<ExitCode> {
     let boards = score_boards(&args.boards)?;
-    let how = edgematch::score::completion_times::Measure {
+    let how = edgematch::score::completion_measure::Measure {
         empty: args.empty.0.iter().map(|&k| k as usize).collect(),
         boards: args.per as usize,
         walk_seconds: args.walk_seconds,
