@@ -322,8 +322,8 @@ fn run_arm(arm: ScoreArm, instance: &Instance, limits: &Limits, stop: &Stop) -> 
 }
 
 /// What the reference arm settles, for the plans table: the port's own method, completed as ours.
-const REFERENCE_PLAN: &str = "the port's published plan (band order, breaks at 201-239, quota colours 13, 16, 10); \
-     each saved board completed during its run by the completer of ours";
+const REFERENCE_PLAN: &str = "the port's published plan (band order, breaks at 201-239, quota colours 13, 16, 10 \
+     in its numbering: 5, 7, 20 in ours); each saved board completed during its run by the completer of ours";
 
 /// The reference arm: the port runs for the budget on the arm's threads, and
 /// each board it saves goes, as it is saved, to the completer our walks'

@@ -103,7 +103,8 @@ pub fn solve(
             ran
         });
         while !over.load(Ordering::Relaxed) {
-            for saved in seen.new_boards(&folder, instance, started) {
+            // A file the port is still writing does not read yet: it is looked at again next time.
+            for saved in seen.new_boards(&folder, instance, started, false).unwrap_or_default() {
                 on_saved(&saved);
             }
             std::thread::sleep(LOOK);
@@ -111,41 +112,53 @@ pub fn solve(
         running.join().unwrap_or_else(|_| Err(Error::Options("blackwood: the runner thread panicked".to_owned())))
     })?;
     // After the run every file is whole: one that does not read is an error.
-    let last = read_saved(&folder, instance, started)?;
-    for saved in last.iter().filter(|s| !seen.boards.contains(&s.board)) {
-        on_saved(saved);
+    for saved in seen.new_boards(&folder, instance, started, true)? {
+        on_saved(&saved);
     }
-    Ok(Run { saved: last, seconds: ran.seconds, iterations_per_second: iterations_per_second(&ran.stdout) })
+    let mut saved = seen.saved;
+    saved.sort_by(|a, b| a.seconds.total_cmp(&b.seconds));
+    Ok(Run { saved, seconds: ran.seconds, iterations_per_second: iterations_per_second(&ran.stdout) })
 }
 
 /// How often the port's save folder is looked at during its run.
 pub const LOOK: Duration = Duration::from_millis(200);
 
-/// The saved files already handed on, by name, and their boards.
+/// The saved files already handed on, by name, and what they held.
 #[derive(Default)]
 struct Seen {
     names: HashSet<PathBuf>,
-    boards: Vec<Board>,
+    saved: Vec<Saved>,
 }
 
 impl Seen {
-    /// The boards of files in `dir` not handed on before; a file that does not
-    /// read (the port may be writing it) is left for the next look.
-    fn new_boards(&mut self, dir: &Path, instance: &Instance, started: SystemTime) -> Vec<Saved> {
-        let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    /// The boards of the files in `dir` not handed on before. A file that
+    /// does not read is left for the next look, or, when `whole` (the port
+    /// has ended, so every file is whole), is an error.
+    fn new_boards(
+        &mut self,
+        dir: &Path,
+        instance: &Instance,
+        started: SystemTime,
+        whole: bool,
+    ) -> Result<Vec<Saved>, Error> {
+        let Ok(entries) = std::fs::read_dir(dir) else { return Ok(Vec::new()) };
         let mut fresh = Vec::new();
         for entry in entries.filter_map(Result::ok) {
             let path = entry.path();
             if path.extension().is_none_or(|e| e != "txt") || self.names.contains(&path) {
                 continue;
             }
-            if let Ok(saved) = read_one(&entry, instance, started) {
-                let _ = self.names.insert(path);
-                self.boards.push(saved.board.clone());
-                fresh.push(saved);
+            match read_one(&entry, instance, started) {
+                Ok(saved) => {
+                    let _ = self.names.insert(path);
+                    self.saved.push(saved.clone());
+                    fresh.push(saved);
+                }
+                Err(error) if whole => return Err(error),
+                Err(_) => {}
             }
         }
-        fresh
+        Ok(fresh)
     }
 }
 
@@ -155,14 +168,7 @@ impl Seen {
 /// # Errors
 /// A file that cannot be read, or whose link is not a board of `instance` (named).
 pub fn read_saved(dir: &Path, instance: &Instance, started: SystemTime) -> Result<Vec<Saved>, Error> {
-    let Ok(entries) = std::fs::read_dir(dir) else { return Ok(Vec::new()) };
-    let mut saved = Vec::new();
-    for entry in entries.filter_map(Result::ok) {
-        if entry.path().extension().is_none_or(|e| e != "txt") {
-            continue;
-        }
-        saved.push(read_one(&entry, instance, started)?);
-    }
+    let mut saved = Seen::default().new_boards(dir, instance, started, true)?;
     saved.sort_by(|a, b| a.seconds.total_cmp(&b.seconds));
     Ok(saved)
 }
