@@ -30,15 +30,18 @@ run() {
   echo "$name $board seed $seed: $(grep -o 'best board found: score [0-9]*' "$log" | awk '{print $5}')"
 }
 
-# The binary of COMMIT, built once in a scratch worktree (OR-Tools' unpacked wheel reused).
+# The binary of COMMIT, built once in a scratch worktree (OR-Tools' unpacked
+# wheel reused; one target folder for both commits, so their crates build once)
+# and copied out beside it.
 built() {
   local commit=$1 dir="$root/target/plan-sweep/$1"
-  if [ ! -x "$dir/target/release/edgematch" ]; then
+  if [ ! -x "$dir.bin" ]; then
     rm -rf "$dir" && git worktree add --detach "$dir" "$commit" >/dev/null
     cp -r "$root"/vendor/ortools-* "$dir/vendor/" 2>/dev/null || true
-    (cd "$dir" && CARGO_TARGET_DIR="$dir/target" cargo build --release --quiet)
+    (cd "$dir" && CARGO_TARGET_DIR="$root/target/plan-sweep/target" cargo build --release --quiet)
+    cp "$root/target/plan-sweep/target/release/edgematch" "$dir.bin"
   fi
-  echo "$dir/target/release/edgematch"
+  echo "$dir.bin"
 }
 
 for seed in 1 2; do
