@@ -3,7 +3,7 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use super::keeper::Keeper;
+use super::keeper::{Keeper, RaiseOnDrop};
 use super::options::{Best, DEFAULT_ATTEMPT_NODES, Options, Stats};
 use super::schedule::{self, Schedule};
 use super::walk;
@@ -237,9 +237,9 @@ pub(crate) fn solve(
         done: &keeper.done,
     };
     std::thread::scope(|scope| {
+        let _over = RaiseOnDrop(&flag);
         let _ = scope.spawn(|| keeper.watch(&flag, stop, deadline));
         run.phases(threads, joins);
-        flag.store(true, Ordering::Relaxed);
     });
     let stats = Stats { deepest: deepest.load(Ordering::Relaxed), ..run.counted() };
     keeper.finish(stop, stats, finish)

@@ -61,7 +61,7 @@ pub fn measure(instance: &Instance, how: &Measure, stop: &Stop) -> Result<Vec<Sa
     let limits = Limits { time_limit: Some(how.walk_seconds), node_limit: None, seed: how.seed, threads: 1 };
     let plan = Plan::settle_for(instance, &options, &limits, stop).map_err(Error::Options)?;
     let lists = plan.lists(instance).map_err(Error::Options)?;
-    let deepest = deepest_boards(instance, &lists, how, stop);
+    let deepest = deepest_boards(&lists, how, stop);
     let free: Vec<usize> =
         plan.order.cells(instance).into_iter().filter(|c| instance.clues.iter().all(|k| k.cell != *c)).collect();
     let mut samples = Vec::new();
@@ -78,7 +78,7 @@ pub fn measure(instance: &Instance, how: &Measure, stop: &Stop) -> Result<Vec<Sa
 }
 
 /// The deepest partial board of each attempt of one walk in `how.walk_seconds`, deepest first.
-fn deepest_boards(instance: &Instance, lists: &Lists, how: &Measure, stop: &Stop) -> Vec<Board> {
+fn deepest_boards(lists: &Lists, how: &Measure, stop: &Stop) -> Vec<Board> {
     let free = lists.free();
     let found: Mutex<Vec<(usize, Board)>> = Mutex::new(Vec::new());
     let this_attempt: Mutex<Option<(usize, Board)>> = Mutex::new(None);
@@ -110,7 +110,7 @@ fn deepest_boards(instance: &Instance, lists: &Lists, how: &Measure, stop: &Stop
             break;
         }
         lists.shuffle(&mut Rng::new(attempt_seed(how.seed, 0, k)));
-        let _ = scan::attempt(&lists, instance, &attempt, &shared);
+        let _ = scan::attempt(&lists, &attempt, &shared);
         if let Some(kept) = this_attempt.lock().unwrap_or_else(|e| e.into_inner()).take() {
             found.lock().unwrap_or_else(|e| e.into_inner()).push(kept);
         }

@@ -10,6 +10,18 @@ use crate::outcome::{Outcome, Status};
 use crate::puzzle::{Board, Instance};
 use crate::stop::Stop;
 
+/// Raises a run's flag when dropped. The threads that wait on the flag (the
+/// keeper's [`Keeper::watch`], the completion worker) then end even when a
+/// walk panics and unwinds past the store that would have raised it: without
+/// it the run's scope would wait for them for ever (a hang, not an error).
+pub(crate) struct RaiseOnDrop<'a>(pub(crate) &'a AtomicBool);
+
+impl Drop for RaiseOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
 /// The run's best board and what follows from it.
 pub(crate) struct Keeper<'a> {
     /// Breaks of the best board (`usize::MAX`: none yet); walks read it to look only for better.
@@ -134,5 +146,35 @@ impl<'a> Keeper<'a> {
             _ => Status::Unknown,
         };
         finish(status, best.map(|b| b.board), stats)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A scope whose body panics still ends, the panic coming out of it: the
+    /// guard raises the flag the waiting thread polls (as the keeper's watch
+    /// does). Fails if the guard does not raise it: the waiter then ends only
+    /// by its own fallback of 30 s, and says so.
+    #[test]
+    fn a_panicking_scope_raises_the_flag_its_waiters_wait_on() {
+        let flag = AtomicBool::new(false);
+        let by_flag = AtomicBool::new(false);
+        let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            std::thread::scope(|scope| {
+                let _over = RaiseOnDrop(&flag);
+                let _ = scope.spawn(|| {
+                    let fallback = Instant::now() + Duration::from_secs(30);
+                    while !flag.load(Ordering::Relaxed) && Instant::now() < fallback {
+                        std::thread::sleep(Duration::from_millis(5));
+                    }
+                    by_flag.store(flag.load(Ordering::Relaxed), Ordering::Relaxed);
+                });
+                panic!("a walk fails");
+            });
+        }));
+        assert!(unwound.is_err(), "the panic comes out of the scope");
+        assert!(by_flag.load(Ordering::Relaxed), "the waiter ended by the flag");
     }
 }

@@ -14,7 +14,7 @@
 //! 255 joins ends each list, so the scan needs no bound check.
 
 use crate::kernel::{Clues, NO_SIDE, fitting, rim_class};
-use crate::puzzle::{Board, Colour, GREY, Instance, Rotation, Side};
+use crate::puzzle::{Board, Colour, GREY, Instance, Piece, Rotation, Side};
 use crate::rng::Rng;
 
 /// One candidate: the colours it shows N, E, S, W (bytes 0–3), the piece
@@ -107,6 +107,8 @@ pub(crate) struct Lists {
     pub(crate) clue_board: Board,
     /// Pieces the clues take, indexed by piece.
     pub(crate) clue_pieces: Vec<bool>,
+    /// The pieces in the lists' colour keys ([`dense_colours`]), by which a record's rotation is found.
+    pub(crate) pieces: Vec<Piece>,
 }
 
 /// Where a known side's colour comes from.
@@ -134,6 +136,8 @@ impl Lists {
         need: &[usize],
         quota: &[Colour],
     ) -> Result<Lists, String> {
+        let (dense, quota) = dense_colours(instance, quota)?;
+        let instance = &dense;
         let grid = instance.grid;
         if grid.cells() >= usize::from(u16::MAX) - 2 || instance.pieces.len() > usize::from(u16::MAX) {
             return Err(format!("a {grid} board is too large for the scan walk"));
@@ -184,9 +188,10 @@ impl Lists {
                 need: need.get(i + 1).copied().unwrap_or(0).min(usize::from(u16::MAX)) as u16,
             });
         }
-        let (recs, starts) = build_tables(instance, &tables, keys, &clues.pieces, quota);
+        let (recs, starts) = build_tables(instance, &tables, keys, &clues.pieces, &quota);
         let clue_board = instance.clue_board();
-        Ok(Lists { recs, starts, keys, steps, slots, clue_board, clue_pieces: clues.pieces })
+        let pieces = dense.pieces.clone();
+        Ok(Lists { recs, starts, keys, steps, slots, clue_board, clue_pieces: clues.pieces, pieces })
     }
 
     /// Free cells.
@@ -208,11 +213,43 @@ impl Lists {
     }
 
     /// The rotation of `rec`'s piece that shows its colours.
-    pub(crate) fn rotation(instance: &Instance, rec: Rec) -> Rotation {
+    pub(crate) fn rotation(&self, rec: Rec) -> Rotation {
         let shown = rec.shown().to_le_bytes();
-        let piece = instance.pieces[usize::from(rec.piece())];
+        let piece = self.pieces[usize::from(rec.piece())];
         Rotation::ALL.into_iter().find(|&r| piece.rotated(r) == shown).expect("a record shows a turn of its piece")
     }
+}
+
+/// `instance` and `quota` with their colours numbered densely, in their
+/// order: grey stays 0, the others become 1, 2, ... A list's key is a colour
+/// and one more key means a missing side, all in a byte: the reader accepts
+/// any colour up to 255 (a board showing colour 255 would need key 256),
+/// while the keys only need as many values as the board shows colours.
+/// Quota colours no piece shows are dropped (they cannot be counted).
+///
+/// # Errors
+/// More than 254 colours besides grey.
+fn dense_colours(instance: &Instance, quota: &[Colour]) -> Result<(Instance, Vec<Colour>), String> {
+    let mut shown = [false; 256];
+    for piece in &instance.pieces {
+        for &c in &piece.0 {
+            shown[usize::from(c)] = true;
+        }
+    }
+    let mut key = [GREY; 256];
+    let mut colours: usize = 0;
+    for c in 1..256 {
+        if shown[c] {
+            colours += 1;
+            key[c] = colours as Colour;
+        }
+    }
+    if colours > usize::from(u8::MAX) - 1 {
+        return Err(format!("the pieces show {colours} colours besides grey; the scan walk keys at most 254"));
+    }
+    let pieces = instance.pieces.iter().map(|p| Piece(p.0.map(|c| key[usize::from(c)]))).collect();
+    let quota = quota.iter().filter(|&&c| shown[usize::from(c)]).map(|&c| key[usize::from(c)]).collect();
+    Ok((Instance { pieces, ..instance.clone() }, quota))
 }
 
 /// Checks that no free cell of `order` has more than two neighbours placed before it.
@@ -358,7 +395,7 @@ mod tests {
                     let len = lists.recs[head..].iter().position(|&r| r == Rec::SENTINEL).unwrap();
                     for rec in &lists.recs[head..head + len] {
                         let shown = rec.shown().to_le_bytes();
-                        let rotation = Lists::rotation(&p.instance, *rec);
+                        let rotation = lists.rotation(*rec);
                         assert_eq!(p.instance.pieces[usize::from(rec.piece())].rotated(rotation), shown);
                         assert!(rec.breaks() <= 1);
                         assert!(!lists.clue_pieces[usize::from(rec.piece())]);
@@ -438,5 +475,29 @@ mod tests {
         let order: Vec<usize> = (0..5).chain(10..15).chain(5..10).chain(15..25).collect();
         let err = Lists::new(&p.instance, &order, &[0; 26], &[0; 26], &[]).unwrap_err();
         assert!(err.contains("staircase"), "{err}");
+    }
+
+    /// A board whose pieces show colour 255 (the reader accepts it) gets
+    /// lists whose keys fit a byte, and the records turn back into the
+    /// pieces as the instance numbers them. Fails if the keys are the raw
+    /// colour numbers (257 keys: the scan's byte keys would wrap).
+    #[test]
+    fn colour_255_is_keyed_within_a_byte() {
+        let p = planted(&PlantedSpec::square(6, 3, 5, 1)).unwrap();
+        let top = p.instance.max_colour();
+        let mut instance = p.instance.clone();
+        for piece in &mut instance.pieces {
+            piece.0 = piece.0.map(|c| if c == top { 255 } else { c });
+        }
+        let order = Order::RowScan.cells(&instance);
+        let free = instance.grid.cells() - instance.clues.len();
+        let lists = Lists::new(&instance, &order, &vec![0; free + 1], &vec![0; free + 1], &[255]).unwrap();
+        assert_eq!(lists.keys, usize::from(top) + 2);
+        for rec in lists.recs.iter().filter(|&&r| r != Rec::SENTINEL) {
+            let rotation = lists.rotation(*rec);
+            let shown = instance.pieces[usize::from(rec.piece())].rotated(rotation);
+            let keyed = rec.shown().to_le_bytes();
+            assert!(shown.iter().zip(keyed).all(|(&c, k)| (c == 255) == (k == top)), "{shown:?} keyed {keyed:?}");
+        }
     }
 }

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use super::completer::{Queue, bound};
 use super::completion::Completion;
-use super::keeper::Keeper;
+use super::keeper::{Keeper, RaiseOnDrop};
 use super::options::{Best, Options, Stats};
 use crate::outcome::{Limits, Outcome};
 use crate::puzzle::{Board, Instance};
@@ -41,6 +41,7 @@ pub fn complete(
     let (flag, queue) = (AtomicBool::new(false), Queue::default());
     let mut reported = 0u64;
     std::thread::scope(|scope| {
+        let _over = RaiseOnDrop(&flag);
         let _ = scope.spawn(|| keeper.watch(&flag, stop, deadline));
         let _ = scope.spawn(|| queue.work(instance, completion, &keeper, &flag, limits.seed));
         while !flag.load(Ordering::Relaxed) {

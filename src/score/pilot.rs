@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use super::lists::Lists;
 use super::scan::{self, Attempt, Shared};
-use crate::puzzle::{Board, Instance};
+use crate::puzzle::Board;
 use crate::rng::Rng;
 
 /// Placements within this many free cells of the end count as deep ones.
@@ -69,7 +69,6 @@ pub(crate) struct Reach {
 /// and those above `best` are not looked for. Stops early, with what it has,
 /// when `stop` is raised.
 pub(crate) fn reach(
-    instance: &Instance,
     candidates: &[(Lists, usize)],
     work: Work,
     (seed, threads): (u64, usize),
@@ -99,7 +98,7 @@ pub(crate) fn reach(
             lists.shuffle(&mut Rng::new(seed.wrapping_mul(0x2545_F491_4F6C_DD1D).wrapping_add(a)));
             attempt.cap = (work.nodes / ATTEMPTS).max(1).min(work.nodes - made);
             attempt.stall = attempt.cap / 2;
-            let ended = scan::attempt(&lists, instance, &attempt, &shared);
+            let ended = scan::attempt(&lists, &attempt, &shared);
             made += ended.nodes.max(1);
             a += 1;
             if ended.end == scan::End::Exhausted {

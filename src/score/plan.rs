@@ -130,7 +130,7 @@ impl Plan {
         let plans = quotas.iter().map(|q| Plan::build(instance, options, q, None)).collect::<Result<Vec<_>, _>>()?;
         let lists =
             plans.iter().map(|p| Ok((p.lists(instance)?, p.first_break()))).collect::<Result<Vec<_>, String>>()?;
-        let reached = pilot::reach(instance, &lists, work, run, shared, found);
+        let reached = pilot::reach(&lists, work, run, shared, found);
         let best = (0..plans.len()).fold(0, |b, k| if reached[k] > reached[b] { k } else { b });
         let mut plan = plans[best].clone();
         if band && reached[best].deepest < plan.first_break() {

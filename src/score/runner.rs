@@ -4,7 +4,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use super::completer::{Queue, bound};
-use super::keeper::Keeper;
+use super::keeper::{Keeper, RaiseOnDrop};
 use super::lists::Lists;
 use super::options::{Best, Options, SCAN_ATTEMPT_NODES, Stats};
 use super::pilot::Work;
@@ -17,7 +17,6 @@ use crate::stop::Stop;
 
 /// What every walk thread of a run reads and counts.
 pub(crate) struct Walks<'a> {
-    pub(crate) instance: &'a Instance,
     pub(crate) lists: &'a Lists,
     /// The first attempt's settings; later attempts keep them.
     pub(crate) attempt: Attempt,
@@ -67,8 +66,7 @@ impl Walks<'_> {
             lists.shuffle(&mut rng);
             let _ = self.attempts.fetch_add(1, Ordering::Relaxed);
             let _ = self.per_walk[t].fetch_add(1, Ordering::Relaxed);
-            let scan::Ended { end, nodes: made, deepest, .. } =
-                scan::attempt(&lists, self.instance, &self.attempt, &self.shared);
+            let scan::Ended { end, nodes: made, deepest, .. } = scan::attempt(&lists, &self.attempt, &self.shared);
             let _ = self.nodes.fetch_add(made, Ordering::Relaxed);
             if let Some(slot) = self.depths.get(deepest) {
                 let _ = slot.fetch_add(1, Ordering::Relaxed);
@@ -112,7 +110,6 @@ pub(crate) fn solve(
     };
     let shared = Shared { best: &keeper.breaks, stop: &flag, deadline, found: &found, deep: &deep, deepest: &deepest };
     let walks = Walks {
-        instance,
         lists: &lists,
         attempt: first_attempt(options, &lists, &plan),
         seed: limits.seed,
@@ -125,6 +122,7 @@ pub(crate) fn solve(
         node_limit: limits.node_limit,
     };
     std::thread::scope(|scope| {
+        let _over = RaiseOnDrop(&flag);
         let _ = scope.spawn(|| keeper.watch(&flag, stop, deadline));
         if plan.completion.cells > 0 {
             let _ = scope.spawn(|| queue.work(instance, &plan.completion, &keeper, &flag, limits.seed));
@@ -135,7 +133,6 @@ pub(crate) fn solve(
                 let _ = walkers.spawn(move || walks.walk(t));
             }
         });
-        flag.store(true, Ordering::Relaxed);
     });
     let stats = Stats {
         completions: queue.completed.load(Ordering::Relaxed),
@@ -158,12 +155,11 @@ fn settle(
 ) -> Option<(Plan, Lists)> {
     let threads = limits.threads.max(1) as usize;
     let plan = std::thread::scope(|scope| {
+        let _over = RaiseOnDrop(flag);
         let pilot_ends = super::pilot::pilot_deadline(start, limits.time_limit);
         let _ = scope.spawn(move || keeper.watch(flag, stop, pilot_ends));
         let work = Work::for_limit(limits.time_limit);
-        let plan = Plan::settle(instance, options, work, (limits.seed, threads), (&keeper.breaks, flag), found);
-        flag.store(true, Ordering::Relaxed);
-        plan
+        Plan::settle(instance, options, work, (limits.seed, threads), (&keeper.breaks, flag), found)
     });
     flag.store(false, Ordering::Relaxed);
     plan.and_then(|plan| plan.lists(instance).map(|lists| (plan, lists))).ok()

@@ -20,7 +20,7 @@ use std::time::Instant;
 
 use super::lists::{Lists, Rec, Step};
 use crate::kernel::{Poll, SLOTS, boxed};
-use crate::puzzle::{Board, Instance, Placement};
+use crate::puzzle::{Board, Placement};
 
 /// Placements between two looks at the clock and the shared flags.
 pub(crate) const POLL: u64 = 1 << 16;
@@ -212,11 +212,11 @@ impl<'a> Walk<'a> {
     }
 
     /// The board of the first `depth` free cells.
-    fn board(&self, lists: &Lists, instance: &Instance) -> Board {
+    fn board(&self, lists: &Lists) -> Board {
         let mut board = lists.clue_board.clone();
         for (step, &slot) in self.steps.iter().zip(&self.slots).take(self.depth) {
             let rec = Rec(slot);
-            let rotation = Lists::rotation(instance, rec);
+            let rotation = lists.rotation(rec);
             board.cells[usize::from(step.cell)] = Some(Placement { piece: usize::from(rec.piece()), rotation });
         }
         board
@@ -314,7 +314,7 @@ fn scan(w: &mut Walk, poll_at: u64) -> Event {
 /// One attempt over `lists` (sorted for this attempt) until its tree within
 /// the allowance is walked, its cap is reached, or the run stops. Returns how
 /// it ended and what it did.
-pub(crate) fn attempt(lists: &Lists, instance: &Instance, settings: &Attempt, shared: &Shared<'_>) -> Ended {
+pub(crate) fn attempt(lists: &Lists, settings: &Attempt, shared: &Shared<'_>) -> Ended {
     let free = lists.free();
     if free == 0 {
         return Ended { end: End::Exhausted, nodes: 0, deepest: 0, iterations: 0 };
@@ -332,7 +332,7 @@ pub(crate) fn attempt(lists: &Lists, instance: &Instance, settings: &Attempt, sh
                 let made = usize::from(w.breaks[free]);
                 if made < shared.best.load(Ordering::Relaxed) {
                     shared.best.fetch_min(made, Ordering::Relaxed);
-                    (shared.found)(w.board(lists, instance), made);
+                    (shared.found)(w.board(lists), made);
                 }
                 w.deepest = free;
                 if made == 0 {
@@ -353,7 +353,7 @@ pub(crate) fn attempt(lists: &Lists, instance: &Instance, settings: &Attempt, sh
                     }
                 }
                 if (new && w.depth >= settings.report_from) || w.depth >= settings.report_all {
-                    (shared.deep)(w.board(lists, instance), usize::from(w.breaks[w.depth]), w.depth);
+                    (shared.deep)(w.board(lists), usize::from(w.breaks[w.depth]), w.depth);
                 }
             }
             Event::Poll => {}
@@ -387,11 +387,11 @@ pub(crate) fn attempt(lists: &Lists, instance: &Instance, settings: &Attempt, sh
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::puzzle::{Grid, Piece, Placement};
+    use crate::puzzle::{Grid, Instance, Piece, Placement};
 
     /// Two free cells side by side (a 2×1 board) with hand-made lists, so a
     /// test sees exactly which records the scan places.
-    fn two_cells(first: Vec<Rec>, second: Vec<Rec>, allow: [u8; 2], need: [u16; 2]) -> (Instance, Lists) {
+    fn two_cells(first: Vec<Rec>, second: Vec<Rec>, allow: [u8; 2], need: [u16; 2]) -> Lists {
         let instance =
             Instance { grid: Grid { width: 2, height: 1 }, pieces: vec![Piece([0; 4]); 2], clues: Vec::new() };
         let mut recs = first.clone();
@@ -400,7 +400,7 @@ mod tests {
         recs.extend(second);
         recs.push(Rec::SENTINEL);
         // One key per side (a missing side reads key 0): step 0's table, then step 1's.
-        let lists = Lists {
+        Lists {
             recs,
             starts: vec![0, second_head],
             keys: 1,
@@ -411,8 +411,8 @@ mod tests {
             slots: vec![0, 0, 0],
             clue_board: Board::empty(instance.grid),
             clue_pieces: vec![false; 2],
-        };
-        (instance, lists)
+            pieces: instance.pieces.clone(),
+        }
     }
 
     fn rec(piece: u16, breaks: u8, quota: u8) -> Rec {
@@ -420,7 +420,7 @@ mod tests {
     }
 
     /// Every full board the walk reports, with its breaks, in order.
-    fn boards(instance: &Instance, lists: &Lists) -> Vec<(Vec<usize>, usize)> {
+    fn boards(lists: &Lists) -> Vec<(Vec<usize>, usize)> {
         let seen = std::sync::Mutex::new(Vec::new());
         let found = |board: Board, breaks: usize| {
             let pieces = board.cells.iter().map(|c| c.map_or(usize::MAX, |p: Placement| p.piece)).collect();
@@ -438,7 +438,7 @@ mod tests {
             stall: 0,
             expect: 0,
         };
-        let end = attempt(lists, instance, &settings, &shared).end;
+        let end = attempt(lists, &settings, &shared).end;
         let seen = seen.into_inner().unwrap();
         // The tree is walked whole, or a perfect board ended the run.
         assert!(end == End::Exhausted || (end == End::Stopped && seen.last().is_some_and(|b| b.1 == 0)), "{end:?}");
@@ -452,12 +452,10 @@ mod tests {
     /// a scan that skipped instead of stopping would place it.
     #[test]
     fn the_quota_cuts_the_list_at_the_first_record_under_it() {
-        let (instance, lists) =
-            two_cells(vec![rec(0, 0, 1), rec(1, 0, 2)], vec![rec(0, 0, 0), rec(1, 0, 0)], [0, 0], [2, 0]);
-        assert!(boards(&instance, &lists).is_empty(), "the cut leaves nothing");
-        let (instance, lists) =
-            two_cells(vec![rec(1, 0, 2), rec(0, 0, 1)], vec![rec(0, 0, 0), rec(1, 0, 0)], [0, 0], [2, 0]);
-        assert_eq!(boards(&instance, &lists), vec![(vec![1, 0], 0)], "the head meets the quota");
+        let lists = two_cells(vec![rec(0, 0, 1), rec(1, 0, 2)], vec![rec(0, 0, 0), rec(1, 0, 0)], [0, 0], [2, 0]);
+        assert!(boards(&lists).is_empty(), "the cut leaves nothing");
+        let lists = two_cells(vec![rec(1, 0, 2), rec(0, 0, 1)], vec![rec(0, 0, 0), rec(1, 0, 0)], [0, 0], [2, 0]);
+        assert_eq!(boards(&lists), vec![(vec![1, 0], 0)], "the head meets the quota");
     }
 
     /// The breaks allowed are cumulative per depth: a record that breaks a
@@ -468,21 +466,21 @@ mod tests {
     #[test]
     fn breaks_are_capped_by_the_cumulative_allowance_at_each_depth() {
         // Both cells offer only a breaking record: one break in all allows one of them, not both.
-        let (instance, lists) = two_cells(vec![rec(0, 1, 0)], vec![rec(1, 1, 0)], [1, 1], [0, 0]);
-        assert!(boards(&instance, &lists).is_empty(), "two breaks exceed one");
-        let (instance, lists) = two_cells(vec![rec(0, 1, 0)], vec![rec(1, 1, 0)], [1, 2], [0, 0]);
-        assert_eq!(boards(&instance, &lists), vec![(vec![0, 1], 2)]);
+        let lists = two_cells(vec![rec(0, 1, 0)], vec![rec(1, 1, 0)], [1, 1], [0, 0]);
+        assert!(boards(&lists).is_empty(), "two breaks exceed one");
+        let lists = two_cells(vec![rec(0, 1, 0)], vec![rec(1, 1, 0)], [1, 2], [0, 0]);
+        assert_eq!(boards(&lists), vec![(vec![0, 1], 2)]);
         // No break at the first cell: its breaking record ends its scan, the exact one after it is never reached.
-        let (instance, lists) = two_cells(vec![rec(0, 1, 0), rec(0, 0, 0)], vec![rec(1, 0, 0)], [0, 1], [0, 0]);
-        assert!(boards(&instance, &lists).is_empty());
-        let (instance, lists) = two_cells(vec![rec(0, 0, 0), rec(0, 1, 0)], vec![rec(1, 0, 0)], [0, 1], [0, 0]);
-        assert_eq!(boards(&instance, &lists), vec![(vec![0, 1], 0)]);
+        let lists = two_cells(vec![rec(0, 1, 0), rec(0, 0, 0)], vec![rec(1, 0, 0)], [0, 1], [0, 0]);
+        assert!(boards(&lists).is_empty());
+        let lists = two_cells(vec![rec(0, 0, 0), rec(0, 1, 0)], vec![rec(1, 0, 0)], [0, 1], [0, 0]);
+        assert_eq!(boards(&lists), vec![(vec![0, 1], 0)]);
     }
 
     /// A piece placed at the first cell is not placed again at the second.
     #[test]
     fn a_used_piece_is_skipped() {
-        let (instance, lists) = two_cells(vec![rec(0, 0, 0)], vec![rec(0, 0, 0), rec(1, 0, 0)], [0, 0], [0, 0]);
-        assert_eq!(boards(&instance, &lists), vec![(vec![0, 1], 0)]);
+        let lists = two_cells(vec![rec(0, 0, 0)], vec![rec(0, 0, 0), rec(1, 0, 0)], [0, 0], [0, 0]);
+        assert_eq!(boards(&lists), vec![(vec![0, 1], 0)]);
     }
 }

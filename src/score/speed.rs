@@ -68,7 +68,7 @@ pub fn measure_on(
         let handles: Vec<_> = (0..threads.max(1))
             .map(|t| {
                 let lists = lists.clone();
-                scope.spawn(move || walk_until(instance, options, lists, deadline, seed.wrapping_add(t as u64), stop))
+                scope.spawn(move || walk_until(options, lists, deadline, seed.wrapping_add(t as u64), stop))
             })
             .collect();
         handles.into_iter().map(|h| h.join().expect("speed walk panicked")).collect()
@@ -84,7 +84,6 @@ pub fn measure_on(
 
 /// One walk's attempts over `lists` until `deadline` or the stop.
 fn walk_until(
-    instance: &Instance,
     options: &Options,
     mut lists: super::lists::Lists,
     deadline: Option<Instant>,
@@ -107,7 +106,7 @@ fn walk_until(
     let mut speed = Speed { placements: 0, iterations: 0, attempts: 0, seconds: 0.0 };
     while deadline.is_some_and(|d| Instant::now() < d) && !stop.is_raised() {
         lists.shuffle(&mut Rng::new(seed.wrapping_add(speed.attempts)));
-        let ended = scan::attempt(&lists, instance, &attempt, &shared);
+        let ended = scan::attempt(&lists, &attempt, &shared);
         speed.placements += ended.nodes;
         speed.iterations += ended.iterations;
         speed.attempts += 1;

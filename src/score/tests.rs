@@ -150,3 +150,19 @@ fn a_colour_no_other_piece_has_never_gives_a_claimed_solution() {
         assert!(outcome.board.is_some(), "{:?}: a full board with breaks exists", options.walk);
     }
 }
+
+/// A board whose pieces show colour 255 (the reader accepts it) is solved by
+/// the scan walk with every board checked. Before its lists keyed colours
+/// densely, the key count (257) failed the walk's assertion in every walk
+/// thread, and the run then waited for ever on threads nobody would stop.
+#[test]
+fn a_board_showing_colour_255_is_solved() {
+    let p = planted(&PlantedSpec::square(6, 3, 5, 1)).unwrap();
+    let top = p.instance.max_colour();
+    let mut instance = p.instance.clone();
+    for piece in &mut instance.pieces {
+        piece.0 = piece.0.map(|c| if c == top { 255 } else { c });
+    }
+    let outcome = run(&instance, &Options::default(), &limits(20.0, 2));
+    assert_eq!(outcome.status, Status::Solved);
+}
