@@ -36,7 +36,7 @@ for stage in "${stages[@]}"; do
     heldout)
       planted --sizes 13 --seeds 6-8 --budgets 300 --arms search
       planted --sizes 16 --seeds 2-3 --budgets 600 --arms search
-      planted --sizes 14-15 --seeds 1 --budgets 600 --arms search
+      planted --sizes 14-15 --seeds 1 --budgets 300 --arms search
       ;;
     auto)
       # auto for the score: the walk for 70% of the time, then CP-SAT repairing regions.
