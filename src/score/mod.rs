@@ -14,6 +14,7 @@
 pub mod array;
 mod budget;
 pub mod census;
+mod colour_keys;
 mod completer;
 mod completion;
 pub mod completion_measure;
