@@ -34,10 +34,23 @@ pub(crate) fn dense_colours(instance: &Instance, quota: &[Colour]) -> Result<(In
     Ok((Instance { pieces, ..instance.clone() }, quota))
 }
 
+/// A planted 6×6 whose highest colour is renamed 255 (the reader accepts
+/// it), and the colour it was: the board the tests of colour 255 run on.
+#[cfg(test)]
+pub(crate) fn planted_showing_255() -> (Instance, Colour) {
+    let p = crate::generate::planted(&crate::generate::PlantedSpec::square(6, 3, 5, 1)).unwrap();
+    let top = p.instance.max_colour();
+    let mut instance = p.instance;
+    for piece in &mut instance.pieces {
+        piece.0 = piece.0.map(|c| if c == top { 255 } else { c });
+    }
+    (instance, top)
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::lists::{Lists, Rec};
-    use crate::generate::{PlantedSpec, planted};
+    use super::planted_showing_255;
     use crate::search::Order;
 
     /// A board whose pieces show colour 255 (the reader accepts it) gets
@@ -46,12 +59,7 @@ mod tests {
     /// colour numbers (257 keys: the scan's byte keys would wrap).
     #[test]
     fn colour_255_is_keyed_within_a_byte() {
-        let p = planted(&PlantedSpec::square(6, 3, 5, 1)).unwrap();
-        let top = p.instance.max_colour();
-        let mut instance = p.instance.clone();
-        for piece in &mut instance.pieces {
-            piece.0 = piece.0.map(|c| if c == top { 255 } else { c });
-        }
+        let (instance, top) = planted_showing_255();
         let order = Order::RowScan.cells(&instance);
         let free = instance.grid.cells() - instance.clues.len();
         let lists = Lists::new(&instance, &order, &vec![0; free + 1], &vec![0; free + 1], &[255]).unwrap();

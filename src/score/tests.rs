@@ -157,12 +157,7 @@ fn a_colour_no_other_piece_has_never_gives_a_claimed_solution() {
 /// thread, and the run then waited for ever on threads nobody would stop.
 #[test]
 fn a_board_showing_colour_255_is_solved() {
-    let p = planted(&PlantedSpec::square(6, 3, 5, 1)).unwrap();
-    let top = p.instance.max_colour();
-    let mut instance = p.instance.clone();
-    for piece in &mut instance.pieces {
-        piece.0 = piece.0.map(|c| if c == top { 255 } else { c });
-    }
+    let (instance, _) = super::colour_keys::planted_showing_255();
     let outcome = run(&instance, &Options::default(), &limits(20.0, 2));
     assert_eq!(outcome.status, Status::Solved);
 }
