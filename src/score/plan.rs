@@ -24,7 +24,7 @@ const MAX_STRIP: usize = 4;
 
 /// The fill order of a run that names none: [`DEFAULT_ORDER`], its rows below
 /// the band in strips as high as the lowest clue row among the rows 2 to
-/// `MAX_STRIP` rows from its start edge, if a clue sits there. A row scan meets
+/// `MAX_STRIP` from its start edge, if a clue sits there. A row scan meets
 /// such a clue a whole row after the cells that fix the neighbour below it, and
 /// an attempt whose prefix cannot match the clue thrashes over the cells in
 /// between until it stalls out: on the planted 5 + 17 boards (clues in the
