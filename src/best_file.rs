@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use crate::error::Error;
 use crate::formats::board_json;
-use crate::formats::checkpoint::{self, Checkpoint};
+use crate::formats::checkpoint::{self, Checkpoint, RunState};
 use crate::outcome::{Ranked, Status, accept, rank};
 use crate::output::write_atomic;
 use crate::puzzle::{Board, Instance};
@@ -28,6 +28,8 @@ pub struct BestFiles<'a> {
     before: f64,
     start: Instant,
     kept: Mutex<Kept>,
+    /// Where the run stands, written into each checkpoint.
+    run: Mutex<Option<RunState>>,
 }
 
 /// The best board so far and the checker's score of it.
@@ -76,6 +78,19 @@ impl<'a> BestFiles<'a> {
             before,
             start: Instant::now(),
             kept: Mutex::new(Kept { score: best.as_ref().map(|(s, _)| *s), board: best.map(|(_, b)| b) }),
+            run: Mutex::new(None),
+        }
+    }
+
+    /// Sets where the run stands, for the next checkpoint written.
+    pub fn set_run(&self, run: RunState) {
+        *self.run.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = Some(run);
+    }
+
+    /// Changes where the run stands with `change` (nothing while it is unset).
+    pub fn update_run(&self, change: impl FnOnce(&mut RunState)) {
+        if let Some(run) = self.run.lock().unwrap_or_else(std::sync::PoisonError::into_inner).as_mut() {
+            change(run);
         }
     }
 
@@ -88,6 +103,16 @@ impl<'a> BestFiles<'a> {
     pub fn best(&self) -> Option<(Board, usize)> {
         let kept = self.lock();
         kept.board.clone().zip(kept.score)
+    }
+
+    /// The instance whose boards these are.
+    pub fn instance(&self) -> &'a Instance {
+        self.instance
+    }
+
+    /// The `--out` file, if any.
+    pub fn out_path(&self) -> Option<PathBuf> {
+        self.out.clone()
     }
 
     /// Seconds run so far, the resumed runs' included.
@@ -127,7 +152,8 @@ impl<'a> BestFiles<'a> {
             write_atomic(path, board_json::to_string(board).as_bytes())?;
         }
         if let Some(path) = &self.checkpoint {
-            checkpoint::write(path, self.instance, &Checkpoint { seconds: self.seconds(), board: board.clone() })?;
+            let run = self.run.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
+            checkpoint::write(path, self.instance, &Checkpoint { seconds: self.seconds(), board: board.clone(), run })?;
         }
         Ok(())
     }

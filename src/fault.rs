@@ -5,7 +5,9 @@
 //! environment is never read, so a user's build cannot be made to corrupt
 //! anything. With it, `EDGEMATCH_FAULT=corrupt-board:SOLVER` (or
 //! `corrupt-board` for every solver) makes that solver's board name one piece
-//! twice, which the checker must reject: `solve` then exits 3.
+//! twice, which the checker must reject: `solve` then exits 3; and
+//! `EDGEMATCH_FAULT=panic:POINT` makes the thread passing [`panic_at`]`(POINT)`
+//! panic (a worker's bug), which must end the run with exit 2, not a hang.
 
 use crate::puzzle::Board;
 
@@ -29,6 +31,19 @@ pub fn inject(solver: &str, board: Option<&mut Board>) {
 /// Without the feature: nothing.
 #[cfg(not(feature = "fault-injection"))]
 pub fn inject(_solver: &str, _board: Option<&mut Board>) {}
+
+/// Panics if the feature is on and [`VAR`] asks for a panic at `point`.
+#[cfg(feature = "fault-injection")]
+pub fn panic_at(point: &str) {
+    if std::env::var(VAR).is_ok_and(|fault| fault.strip_prefix("panic:") == Some(point)) {
+        panic!("fault injection: a panic at {point}");
+    }
+}
+
+/// Without the feature: nothing.
+#[cfg(not(feature = "fault-injection"))]
+#[inline]
+pub fn panic_at(_point: &str) {}
 
 /// Makes a board break a hard rule: the second placed cell gets the first
 /// one's piece (a duplicated piece); a lone piece becomes one that does not exist.

@@ -99,6 +99,7 @@ pub mod render;
 pub mod rng;
 pub mod sat;
 pub mod score;
+pub mod score_run;
 pub mod search;
 pub mod solver;
 pub mod stop;

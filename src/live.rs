@@ -113,6 +113,14 @@ pub fn arm_done(index: usize, status: &str, seconds: f64) {
     }
 }
 
+/// A score run's heartbeat: one line of its counters, shown until the next.
+pub fn heartbeat(line: &str) {
+    if let Some(feed) = feed() {
+        line.clone_into(&mut feed.lock().heartbeat);
+        feed.touch();
+    }
+}
+
 /// Sets what the whole run is (`solve`, `bench cliff`, ...), shown as the page's title.
 pub fn title(text: &str) {
     if let Some(feed) = feed() {
@@ -188,6 +196,8 @@ pub struct View {
     pub history: Vec<(f64, usize)>,
     /// The portfolio's arms.
     pub arms: Vec<Arm>,
+    /// A score run's last heartbeat line (empty: none yet).
+    pub heartbeat: String,
 }
 
 struct State {
@@ -203,6 +213,7 @@ struct State {
     best_version: u64,
     history: Vec<(f64, usize)>,
     arms: Vec<Arm>,
+    heartbeat: String,
 }
 
 fn unix_now() -> f64 {
@@ -235,6 +246,7 @@ impl Feed {
             best_version: 0,
             history: Vec::new(),
             arms: Vec::new(),
+            heartbeat: String::new(),
         };
         Feed { state: Mutex::new(state), version: AtomicU64::new(0), nodes: AtomicU64::new(0) }
     }
@@ -272,6 +284,7 @@ impl Feed {
         state.best_version += 1;
         state.history.clear();
         state.arms.clear();
+        state.heartbeat.clear();
         self.nodes.store(0, Ordering::Relaxed);
         drop(state);
         self.touch();
@@ -319,6 +332,7 @@ impl Feed {
             best_version: state.best_version,
             history: state.history.clone(),
             arms: state.arms.clone(),
+            heartbeat: state.heartbeat.clone(),
         }
     }
 }

@@ -7,6 +7,7 @@
 //!   board within the limit; `verify`: partial, imperfect or invalid board);
 //! - 2: an error (bad arguments, unreadable or malformed input, a failing solver);
 //! - 3: a solver returned a board that the checker rejected (a bug: please report);
+//!   a thread that panicked (a bug too) ends the run with 2 and says so;
 //! - 130: interrupted by Ctrl-C.
 
 mod cli;
@@ -24,10 +25,17 @@ fn main() -> ExitCode {
     }
     // Before any thread starts (see the library's `memory`).
     edgematch::memory::keep_freed_memory();
-    match cli::run(cli::Cli::parse()) {
-        Ok(code) => code,
-        Err(error) => {
+    let cli = cli::Cli::parse();
+    // A panic in any thread of the run (its message already on stderr, from the
+    // default hook) reaches here through the scopes that joined the thread.
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| cli::run(cli))) {
+        Ok(Ok(code)) => code,
+        Ok(Err(error)) => {
             eprintln!("edgematch: {error:#}");
+            ExitCode::from(2)
+        }
+        Err(_) => {
+            eprintln!("edgematch: a thread of the run panicked (a bug: please report it with the message above)");
             ExitCode::from(2)
         }
     }

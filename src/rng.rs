@@ -11,6 +11,13 @@ pub fn attempt_seed(seed: u64, walk: usize, attempt: u64) -> u64 {
     seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(((walk as u64) << 32) | attempt)
 }
 
+/// The seed of segment `generation` of a run seeded `seed`: the run's own
+/// seed for its first segment, and for each resumed one a seed drawn from
+/// both, so the attempts of every segment are seeded apart from all others'.
+pub fn segment_seed(seed: u64, generation: u64) -> u64 {
+    if generation == 0 { seed } else { Rng::new(seed ^ generation.wrapping_mul(0xD1B5_4A32_D192_ED03)).next_u64() }
+}
+
 /// xoshiro256**, seeded through SplitMix64.
 #[derive(Clone, Debug)]
 pub struct Rng {

@@ -10,6 +10,18 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 
+/// Raises a run's flag when dropped. The threads that wait on the flag (the
+/// keeper's watch, the completion worker, a run's checkpoint timer) then end even when a
+/// walk panics and unwinds past the store that would have raised it: without
+/// it the run's scope would wait for them for ever (a hang, not an error).
+pub struct RaiseOnDrop<'a>(pub &'a AtomicBool);
+
+impl Drop for RaiseOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
 /// A hook called once when the handle is raised.
 type Hook = Arc<dyn Fn() + Send + Sync>;
 
@@ -105,6 +117,7 @@ impl Drop for HookGuard {
 mod tests {
     use super::*;
     use std::sync::atomic::AtomicUsize;
+    use std::time::{Duration, Instant};
 
     #[test]
     fn hooks_run_once_and_only_while_registered() {
@@ -138,5 +151,30 @@ mod tests {
         assert!(b.is_raised());
         drop(a);
         assert_eq!(root.0.hooks.lock().unwrap().len(), 1, "a dropped child leaves its parent");
+    }
+
+    /// A scope whose body panics still ends, the panic coming out of it: the
+    /// guard raises the flag the waiting thread polls (as the keeper's watch
+    /// does). Fails if the guard does not raise it: the waiter then ends only
+    /// by its own fallback of 30 s, and says so.
+    #[test]
+    fn a_panicking_scope_raises_the_flag_its_waiters_wait_on() {
+        let flag = AtomicBool::new(false);
+        let by_flag = AtomicBool::new(false);
+        let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            std::thread::scope(|scope| {
+                let _over = RaiseOnDrop(&flag);
+                let _ = scope.spawn(|| {
+                    let fallback = Instant::now() + Duration::from_secs(30);
+                    while !flag.load(Ordering::Relaxed) && Instant::now() < fallback {
+                        std::thread::sleep(Duration::from_millis(5));
+                    }
+                    by_flag.store(flag.load(Ordering::Relaxed), Ordering::Relaxed);
+                });
+                panic!("a walk fails");
+            });
+        }));
+        assert!(unwound.is_err(), "the panic comes out of the scope");
+        assert!(by_flag.load(Ordering::Relaxed), "the waiter ended by the flag");
     }
 }

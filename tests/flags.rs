@@ -46,19 +46,16 @@ fn with_value(flag: &str, dir: &str) -> Vec<String> {
         "--breaks" => Some("ramp:0.5".to_owned()),
         "--attempt-nodes" => Some("100000".to_owned()),
         "--fill-order" => Some("row-scan".to_owned()),
-        "--walk" => Some("scan".to_owned()),
         "--quota" => Some("none".to_owned()),
         "--completion" => Some("none".to_owned()),
         "--trace" => Some(format!("{dir}/trace.jsonl")),
         "--checkpoint" => Some(format!("{dir}/run.checkpoint.json")),
+        "--heartbeat" => Some("5".to_owned()),
         "--save-boards" => Some(format!("{dir}/saved")),
         _ => None,
     };
     let mut args = vec![flag.to_owned()];
     args.extend(value);
-    if flag == "--no-tileable" {
-        args = ["--walk", "budget", "--no-tileable"].map(str::to_owned).to_vec();
-    }
     if flag == "--save-from" {
         args = ["--save-from", "10", "--save-boards"].map(str::to_owned).to_vec();
         args.push(format!("{dir}/saved-from"));
@@ -103,26 +100,6 @@ fn every_flag_is_taken_or_refused_as_the_help_table_says() {
                 }
             }
         }
-    }
-    std::fs::remove_dir_all(&dir).unwrap();
-}
-
-/// A walk's own flag with the other walk is refused, naming both.
-#[test]
-fn a_flag_of_the_other_walk_is_refused() {
-    let dir = scratch("walk-flags");
-    let instance = generate(&dir, 3, 2, 2, 1);
-    let cases: [(&[&str], &str); 3] = [
-        (&["--walk", "scan", "--no-tileable"], "--no-tileable is an option of --walk budget"),
-        (&["--walk", "budget", "--quota", "none"], "--quota is an option of --walk scan"),
-        (&["--walk", "budget", "--completion", "none"], "--completion is an option of --walk scan"),
-    ];
-    for (flags, words) in cases {
-        let mut args = vec!["solve", instance.to_str().unwrap(), "--objective", "score", "--time-limit", "5"];
-        args.extend(flags);
-        let output = run(&args);
-        assert_eq!(output.status.code(), Some(2), "{flags:?}: {}", text(&output));
-        assert!(text(&output).contains(words), "{flags:?}: {}", text(&output));
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -358,8 +358,9 @@ fault_tests! {
     a_corrupted_portfolio_board_exits_3 => "auto",
 }
 
-/// A score run's board corrupted at `fault` (the walk's new bests, the
-/// repair's board, CP-SAT's or the MIP's incumbent) is the checker's
+/// A score run's board corrupted at `fault` (each board the walks offer,
+/// before the run's checker sees it; the walk's new bests; the repair's
+/// board; CP-SAT's or the MIP's incumbent) is the checker's
 /// rejection: exit 3, the run ended, and `--out` holds only boards the
 /// checker accepts. The board has no full solution (one piece shows a colour
 /// no other piece has), so the walk never finishes early and `auto` always
@@ -385,6 +386,10 @@ fn a_corrupted_score_board_is_rejected_with_exit_3(solver: &str, fault: &str) {
     assert_eq!(output.status.code(), Some(3), "{solver} at {fault}: {all}");
     assert!(all.contains("failed the checker") && all.contains("is already used at"), "{fault}: {all}");
     assert!(!all.contains("board (piece/rotation"), "{fault}: {all}");
+    if fault == "walk" {
+        // Every board the walks offer is corrupted: the checker sees each first, so none is shown or kept.
+        assert!(!all.contains("best: ") && !out.exists(), "{fault}: a rejected board went on: {all}");
+    }
     if out.exists() {
         let verify = run(&["verify", &instance, out.to_str().unwrap()]);
         assert!(text(&verify).contains("verdict:"), "{fault}: --out holds a rejected board: {}", text(&verify));
@@ -413,6 +418,7 @@ macro_rules! score_fault_tests {
 
 score_fault_tests! {
     a_corrupted_walk_best_exits_3 => ("search", "search"),
+    a_board_the_walks_offer_corrupted_exits_3 => ("search", "walk"),
     a_corrupted_repair_board_exits_3 => ("auto", "repair"),
     a_corrupted_cpsat_score_board_exits_3 => ("cpsat", "cpsat"),
     a_corrupted_mip_score_board_exits_3 => ("mip", "mip"),
@@ -539,5 +545,33 @@ fn a_download_with_another_digest_is_refused() {
     assert!(message.contains("ortools-9.15.6755-test.whl") && message.contains(&actual) && message.contains(&wrong));
     let message = pins::check(&file, &pinned, "pins.txt").unwrap_err();
     assert!(message.contains("no SHA-256 is pinned") && message.contains(&actual), "{message}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `bench score` with a search whose boards are corrupted before the run's
+/// checker sees them: the bench ends with the checker's word (a non-zero
+/// exit naming it) and its runs file holds an error record for the job, not
+/// a score. Before, the bench dropped the rejected board and searched on.
+#[test]
+#[cfg_attr(not(feature = "fault-injection"), ignore = "needs --features fault-injection")]
+fn a_rejected_board_ends_the_score_bench_with_an_error_record() {
+    let dir = scratch("bench-fault");
+    let runs = dir.join("runs.jsonl");
+    let (table, chart) = (dir.join("table.md"), dir.join("chart.svg"));
+    let args = ["bench", "score", "--arms", "search", "--official", "none", "--sizes", "7", "--colours", "3+6"];
+    let paths = [runs.to_str().unwrap(), table.to_str().unwrap(), chart.to_str().unwrap()];
+    let output = bin()
+        .args(args)
+        .args(["--seeds", "1", "--budgets", "5", "--runs", paths[0], "--out", paths[1], "--svg", paths[2]])
+        .env(edgematch::fault::VAR, "corrupt-board:search")
+        .output()
+        .unwrap();
+    let all = text(&output);
+    assert_ne!(output.status.code(), Some(0), "{all}");
+    assert!(all.contains("failed the checker"), "{all}");
+    let record: serde_json::Value =
+        serde_json::from_str(std::fs::read_to_string(&runs).unwrap().lines().last().unwrap()).unwrap();
+    assert!(record["error"].as_str().is_some_and(|e| e.contains("failed the checker")), "{record}");
+    assert_eq!(record["score"], 0, "{record}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -237,8 +237,8 @@ fn ended_state(address: &str) -> Value {
 fn fifty_clients_each_see_every_new_best_the_run_prints() {
     // A walk with a loose break budget: several new bests within a few seconds, some a few ms apart.
     let board = model("planted-12x12-f5i17-s1.json");
-    let args = ["solve", &board, "--objective", "score", "--solver", "search", "--walk", "budget"];
-    let args = [&args[..], &["--no-tileable", "--breaks", "ramp:0.2:200", "--time-limit", "4", "--seed", "3"]].concat();
+    let args = ["solve", &board, "--objective", "score", "--solver", "search"];
+    let args = [&args[..], &["--breaks", "ramp:0.2:200", "--time-limit", "4", "--seed", "3"]].concat();
     let (child, address, stdout) = start_reading(&[&args[..], &["--watch"]].concat());
     let clients: Vec<_> = (0..50)
         .map(|_| {

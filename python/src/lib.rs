@@ -70,6 +70,8 @@ fn _edgematch(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("Error", m.py().get_type::<Error>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("ORTOOLS_VERSION", edgematch::cpsat::ORTOOLS_VERSION)?;
+    // Whether this build lets the tests corrupt a solver's board (the cargo feature `fault-injection`).
+    m.add("_FAULT_INJECTION", cfg!(feature = "fault-injection"))?;
     m.add_class::<instance::Instance>()?;
     m.add_class::<board::Board>()?;
     m.add_class::<solve::SolveResult>()?;

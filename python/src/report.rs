@@ -12,9 +12,10 @@ use crate::board::Board;
 use crate::error;
 
 /// Calls a Python callable with `(board, score, seconds)` for each new best
-/// board a solver reports. The score is the checker's count; a board the
-/// checker rejects, or one that does not beat the last board passed on, is
-/// dropped, so the scores passed on strictly increase. Calls are one at a
+/// board a solver reports. The score is the checker's count; a board that
+/// does not beat the last board passed on is dropped, so the scores passed on
+/// strictly increase; a board the checker rejects stops the run, and the
+/// call raises `edgematch.Error` with the checker's word. Calls are one at a
 /// time, in order, the GIL taken only for the call. If the callable raises,
 /// the run is stopped and the exception kept for [`Reporter::take_failure`];
 /// once [`Reporter::close`] has returned, nothing is called any more.
@@ -30,7 +31,7 @@ pub(crate) struct Reporter {
 struct State {
     /// The checker's score of the last board passed on.
     last: Option<usize>,
-    /// The callable's exception, if it raised.
+    /// The callable's exception, or the checker's rejection, if either came.
     failure: Option<PyErr>,
     /// Set when the call to `solve` or `improve` is over.
     closed: bool,
@@ -71,7 +72,16 @@ impl Reporter {
         if state.closed || state.failure.is_some() {
             return;
         }
-        let Ok(Ranked::Better(score)) = rank(&self.loaded.instance, board, state.last) else { return };
+        let score = match rank(&self.loaded.instance, board, state.last) {
+            Ok(Ranked::Better(score)) => score,
+            Ok(Ranked::NotBetter(_)) => return,
+            Err(rejected) => {
+                // The solver's bug: the run ends, and the call raises the checker's word.
+                state.failure = Some(error(format!("{rejected}; this is a bug")));
+                self.stop.raise();
+                return;
+            }
+        };
         state.last = Some(score);
         if let Err(e) = self.call(board, score, seconds) {
             state.failure = Some(e);
@@ -93,7 +103,7 @@ impl Reporter {
         self.state().closed = true;
     }
 
-    /// The callable's exception, if it raised.
+    /// The callable's exception, or the checker's rejection, if either came.
     pub(crate) fn take_failure(&self) -> Option<PyErr> {
         self.state().failure.take()
     }

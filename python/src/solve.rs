@@ -7,7 +7,7 @@ use std::time::Duration;
 use edgematch::formats::load::Loaded;
 use edgematch::solver::{self, Limits, Objective, Outcome, Solver, SolverKind, Status};
 use edgematch::stop::Stop;
-use edgematch::{interrupt, score};
+use edgematch::{interrupt, score, score_run};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -227,12 +227,22 @@ fn run(
     match options {
         None => solver.solve(instance, limits, stop),
         Some(options) => {
-            let on_best = |best: &score::Best| {
-                if let Some(reporter) = reporter {
-                    reporter.report(&best.board, best.seconds);
-                }
-            };
-            solver.solve_score(instance, options, limits, stop, &on_best)
+            // The library's score run, as the command line calls it: each best checked before the callback sees it.
+            let run = score_run::Run::open(instance, solver, options.clone(), limits, score_run::Setup::default())?;
+            run.solve(stop, &Bests { reporter })
+        }
+    }
+}
+
+/// What the score run hands Python: each verified new best, to the reporter.
+struct Bests<'a> {
+    reporter: Option<&'a Reporter>,
+}
+
+impl score_run::Sink for Bests<'_> {
+    fn best(&self, best: &score_run::Verified<'_>) {
+        if let Some(reporter) = self.reporter {
+            reporter.report(best.board, best.seconds);
         }
     }
 }

@@ -92,3 +92,20 @@ def test_arrays_come_from_rust_buffers():
     mine[0, 0] = -5
     assert board.pieces[0, 0] != -5
     assert sorted(board.pieces.ravel().tolist()) == list(range(36))
+
+
+@pytest.mark.skipif(not edgematch._edgematch._FAULT_INJECTION, reason="built without the fault-injection feature")
+def test_a_board_the_checker_rejects_raises_edgematch_error(models, monkeypatch):
+    """Catches: a score run's board that breaks a rule (here the search's boards corrupted,
+    one piece twice, by the test build's fault injection) reaching on_best, or the run
+    ending without an error (before, the rejected board was dropped and the run searched
+    on above it)."""
+    instance = edgematch.load(models / "planted-10x10-f5i17-s1.json")
+    seen = []
+    monkeypatch.setenv("EDGEMATCH_FAULT", "corrupt-board:search")
+    with pytest.raises(edgematch.Error, match="failed the checker"):
+        edgematch.solve(
+            instance, solver="search", objective="score", time_limit=20, threads=1,
+            on_best=lambda board, score, seconds: seen.append(score),
+        )
+    assert seen == []

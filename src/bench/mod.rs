@@ -12,6 +12,7 @@ pub mod reference;
 pub mod report;
 pub mod runs;
 pub mod score;
+pub mod score_record;
 pub mod score_report;
 pub mod score_speed;
 pub mod search_speed;

@@ -23,64 +23,12 @@ use crate::formats::{instance_json, load, piece_list::Columns};
 use crate::generate::{PlantedSpec, planted};
 use crate::outcome::{Ranked, rank};
 use crate::puzzle::{Board, Instance};
-use crate::score;
-use crate::solver::{self, Limits, Solver, SolverKind, Status};
+use crate::solver::{self, Limits, Solver, Status};
 use crate::stop::Stop;
+use crate::{score, score_run};
 
-/// An arm of the score bench.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, strum::IntoStaticStr, strum::Display, strum::VariantArray,
-)]
-#[strum(serialize_all = "lowercase")]
-pub enum ScoreArm {
-    /// The score search ([`score`], its default walk: the scan walk) on every core, for the whole budget.
-    Search,
-    /// The break-budget walk (`--walk budget`), the score search before the scan walk.
-    Budget,
-    /// `auto` for the score: the walk, then CP-SAT repairing regions of its board.
-    #[strum(serialize = "search+repair")]
-    Repair,
-    /// CP-SAT maximizing the matched joins of the whole board.
-    Cpsat,
-    /// The HiGHS MIP (placement binaries, join variables), its incumbent.
-    Mip,
-    /// The DFS's deepest partial board.
-    Dfs,
-    /// The field's published method (the Rust port of Blackwood's solver,
-    /// from the user's checkout), its saved boards completed by CP-SAT.
-    Blackwood,
-}
-
-impl ScoreArm {
-    /// Every arm, in the table's order.
-    pub const ALL: &'static [ScoreArm] = <ScoreArm as strum::VariantArray>::VARIANTS;
-
-    /// The name in runs files, tables and charts.
-    pub fn name(self) -> &'static str {
-        self.into()
-    }
-
-    fn kind(self) -> SolverKind {
-        match self {
-            ScoreArm::Blackwood => SolverKind::Search,
-            ScoreArm::Search | ScoreArm::Budget => SolverKind::Search,
-            ScoreArm::Repair => SolverKind::Auto,
-            ScoreArm::Cpsat => SolverKind::Cpsat,
-            ScoreArm::Mip => SolverKind::Mip,
-            ScoreArm::Dfs => SolverKind::Dfs,
-        }
-    }
-}
-
-impl std::str::FromStr for ScoreArm {
-    type Err = String;
-    fn from_str(s: &str) -> Result<ScoreArm, String> {
-        ScoreArm::ALL.iter().copied().find(|a| a.name() == s).ok_or_else(|| {
-            let names: Vec<&str> = ScoreArm::ALL.iter().map(|a| a.name()).collect();
-            format!("{s:?} is not a score arm ({})", names.join(", "))
-        })
-    }
-}
+use super::score_record::job_key;
+pub use super::score_record::{ScoreArm, ScoreRun};
 
 impl Serialize for ScoreArm {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -168,70 +116,6 @@ pub struct ScoreConfig {
     pub run_seeds: Vec<u64>,
 }
 
-/// One run of `bench score`: a line of its runs file.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ScoreRun {
-    /// The arm.
-    pub arm: ScoreArm,
-    /// The board's name.
-    pub board: String,
-    /// Time budget in seconds.
-    pub budget: f64,
-    /// Matched inner joins of a full solution.
-    pub max_score: usize,
-    /// Matched inner joins of the best board, as the checker counted them.
-    pub score: usize,
-    /// Cells the best board fills (all of them, except for the DFS's partial boards).
-    pub placed: usize,
-    /// Cells of the board.
-    pub cells: usize,
-    /// Seconds at which the best board was found.
-    pub best_seconds: f64,
-    /// Wall-clock seconds of the run.
-    pub seconds: f64,
-    /// Each verified new best full board: (seconds, score).
-    pub trace: Vec<(f64, usize)>,
-    /// The run's seed (the walks' shuffles, CP-SAT's `random_seed`).
-    #[serde(default = "first_seed")]
-    pub seed: u64,
-    /// Score arms: distinct verified full boards by score, best first, down to four below the best.
-    #[serde(default)]
-    pub census: Vec<(usize, u64)>,
-    /// Score arms: the plan the run settled (its `plan:` line), if it settles one.
-    #[serde(default)]
-    pub plan: String,
-    /// Commit, machine, workers, load.
-    #[serde(flatten)]
-    pub provenance: Provenance,
-}
-
-/// The seed of runs recorded before runs had seeds of their own.
-fn first_seed() -> u64 {
-    1
-}
-
-/// What identifies a job: arm, board and budget, and the seed when it is not the first.
-fn job_key(arm: ScoreArm, board: &str, budget: f64, seed: u64) -> String {
-    if seed == first_seed() { format!("{arm}|{board}|{budget}") } else { format!("{arm}|{board}|{budget}|seed {seed}") }
-}
-
-impl ScoreRun {
-    /// What identifies the job: arm, board, budget and seed.
-    pub fn key(&self) -> String {
-        job_key(self.arm, &self.board, self.budget, self.seed)
-    }
-
-    /// True when the best board fills every cell: a score the field counts.
-    pub fn full(&self) -> bool {
-        self.placed == self.cells
-    }
-
-    /// Seconds at which the run first held a full board scoring at least `score`.
-    pub fn time_to(&self, score: usize) -> Option<f64> {
-        self.trace.iter().find(|&&(_, s)| s >= score).map(|&(t, _)| t)
-    }
-}
-
 /// One run to make.
 #[derive(Clone, Debug)]
 struct Job {
@@ -265,9 +149,7 @@ fn jobs(config: &ScoreConfig) -> Vec<Job> {
 /// The threads an arm runs: the walk and CP-SAT take every core, the MIP and the DFS one.
 fn threads(arm: ScoreArm, cores: u32) -> u32 {
     match arm {
-        ScoreArm::Search | ScoreArm::Budget | ScoreArm::Repair | ScoreArm::Cpsat | ScoreArm::Blackwood => {
-            arm.kind().threads(cores)
-        }
+        ScoreArm::Search | ScoreArm::Repair | ScoreArm::Cpsat | ScoreArm::Blackwood => arm.kind().threads(cores),
         ScoreArm::Mip | ScoreArm::Dfs => arm.kind().threads(1),
     }
 }
@@ -280,11 +162,25 @@ struct Found {
     seconds: f64,
     census: Vec<(usize, u64)>,
     plan: String,
+    /// The checker's word on a board it rejected (the run ended there).
+    error: Option<String>,
 }
 
-/// Runs one arm. Each new best is ranked by the checker ([`rank`]) before it
-/// joins the trace; a board that breaks a rule other than a mismatched join
-/// is left out of the trace (the arm's final board is checked again by the caller).
+/// The verified new bests of a run, as (seconds, score).
+#[derive(Default)]
+struct Traced {
+    trace: Mutex<Vec<(f64, usize)>>,
+}
+
+impl score_run::Sink for Traced {
+    fn best(&self, best: &score_run::Verified<'_>) {
+        self.trace.lock().unwrap_or_else(|e| e.into_inner()).push((round3(best.seconds), best.score));
+    }
+}
+
+/// Runs one arm, through the library's score run as `solve` runs it: each
+/// new best passes the checker before it joins the trace, and a board the
+/// checker rejects ends the run with its word in [`Found::error`].
 fn run_arm(arm: ScoreArm, instance: &Instance, limits: &Limits, stop: &Stop) -> Result<Found, Error> {
     if arm == ScoreArm::Blackwood {
         return run_blackwood(instance, limits, stop);
@@ -294,31 +190,42 @@ fn run_arm(arm: ScoreArm, instance: &Instance, limits: &Limits, stop: &Stop) -> 
         let (outcome, _) = solver::solve_accepted(&solver, instance, limits, stop)?;
         return Ok(Found { board: outcome.board, seconds: outcome.seconds, ..Found::default() });
     }
-    let trace: Mutex<Vec<(f64, usize)>> = Mutex::new(Vec::new());
-    let on_best = |best: &score::Best| {
-        let mut trace = trace.lock().unwrap_or_else(|e| e.into_inner());
-        if let Ok(Ranked::Better(score)) = rank(instance, &best.board, trace.last().map(|&(_, s)| s)) {
-            trace.push((round3(best.seconds), score));
-        }
-    };
+    let traced = Traced::default();
     let running = crate::live::begin(&format!("{arm} for the score on a {} board", instance.grid), instance);
-    let options = match arm {
-        ScoreArm::Budget => score::Options {
-            walk: score::Walk::Budget,
-            schedule: score::Schedule::Ramp { unlock: score::schedule::DEFAULT_UNLOCK, budget: None },
-            ..score::Options::default()
-        },
-        _ => score::Options::default(),
+    let run = score_run::Run::open(instance, &solver, score::Options::default(), limits, score_run::Setup::default())?;
+    let outcome = match run.solve(stop, &traced) {
+        Err(Error::Rejected(why)) => return Ok(Found { error: Some(why), ..Found::default() }),
+        outcome => outcome?,
     };
-    let outcome = solver.solve_score(instance, &options, limits, stop, &on_best)?;
     running.end(&outcome.status.to_string());
-    let mut trace = trace.into_inner().unwrap_or_else(|e| e.into_inner());
+    let mut trace = traced.trace.into_inner().unwrap_or_else(|e| e.into_inner());
     trace.sort_by(|a, b| a.0.total_cmp(&b.0));
     let (census, plan) = match outcome.stats {
         solver::Stats::Score(stats) => (stats.census, stats.plan),
         _ => (Vec::new(), String::new()),
     };
-    Ok(Found { board: outcome.board, trace, seconds: outcome.seconds, census, plan })
+    Ok(Found { board: outcome.board, trace, seconds: outcome.seconds, census, plan, error: None })
+}
+
+/// The record of `job` ended by the checker's rejection `why`: score 0, the error named.
+fn rejected_run(job: &Job, instance: &Instance, why: &str, provenance: Provenance) -> ScoreRun {
+    ScoreRun {
+        arm: job.arm,
+        board: job.board.name(),
+        budget: job.budget,
+        max_score: instance.grid.max_score(),
+        score: 0,
+        placed: 0,
+        cells: instance.grid.cells(),
+        best_seconds: 0.0,
+        seconds: 0.0,
+        trace: Vec::new(),
+        seed: job.seed,
+        census: Vec::new(),
+        plan: String::new(),
+        error: Some(why.to_owned()),
+        provenance,
+    }
 }
 
 /// What the reference arm settles, for the plans table: the port's own method, completed as ours.
@@ -362,7 +269,7 @@ fn run_blackwood(instance: &Instance, limits: &Limits, stop: &Stop) -> Result<Fo
         }
         (ran, completing.join().map_err(|_| Error::Options("blackwood: the completer panicked".to_owned())))
     });
-    let (ran, outcome) = (ran?, outcome?);
+    let (ran, outcome) = (ran?, outcome??);
     if let Some(rule) = broken.into_inner().unwrap_or_else(|e| e.into_inner()) {
         return Err(Error::Options(format!("blackwood: a saved board breaks a rule: {rule}")));
     }
@@ -373,6 +280,7 @@ fn run_blackwood(instance: &Instance, limits: &Limits, stop: &Stop) -> Result<Fo
         seconds: ran.seconds.max(outcome.seconds),
         census: outcome.stats.census,
         plan: REFERENCE_PLAN.to_owned(),
+        error: None,
     })
 }
 
@@ -417,6 +325,10 @@ pub fn run(config: &ScoreConfig, provenance: &Provenance, stop: &Stop) -> Result
             threads: threads(job.arm, config.cores),
         };
         let found = run_arm(job.arm, instance, &limits, stop)?;
+        if let Some(why) = found.error {
+            append_run(&config.runs, &rejected_run(job, instance, &why, provenance.with_workers(limits.threads)))?;
+            return Err(Error::Rejected(why));
+        }
         if stop.is_raised() {
             eprintln!("interrupted (not recorded)");
             break;
@@ -439,6 +351,7 @@ pub fn run(config: &ScoreConfig, provenance: &Provenance, stop: &Stop) -> Result
             seed: job.seed,
             census: found.census,
             plan: found.plan,
+            error: None,
             provenance: provenance.with_workers(limits.threads),
         };
         append_run(&config.runs, &run)?;
@@ -449,12 +362,13 @@ pub fn run(config: &ScoreConfig, provenance: &Provenance, stop: &Stop) -> Result
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::SolverKind;
 
     /// Catches a renamed arm (or a changed `strum` rule): the committed runs files under `results/score/` name these.
     #[test]
     fn arm_names_are_those_of_the_runs_files() {
         let names: Vec<&str> = ScoreArm::ALL.iter().map(|a| a.name()).collect();
-        assert_eq!(names, ["search", "budget", "search+repair", "cpsat", "mip", "dfs", "blackwood"]);
+        assert_eq!(names, ["search", "search+repair", "cpsat", "mip", "dfs", "blackwood"]);
         for &arm in ScoreArm::ALL {
             assert_eq!(arm.name().parse::<ScoreArm>(), Ok(arm));
         }

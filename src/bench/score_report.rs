@@ -8,10 +8,11 @@ use super::score::{ScoreArm, ScoreRun};
 
 /// The runs that count: when one job appears more than once (several runs
 /// files, or a job run again), the last one read; in the order first seen.
+/// A run the checker ended (its `error`) has no score and is left out.
 pub fn latest(runs: &[ScoreRun]) -> Vec<&ScoreRun> {
     let mut order: Vec<String> = Vec::new();
     let mut by_key: BTreeMap<String, &ScoreRun> = BTreeMap::new();
-    for run in runs {
+    for run in runs.iter().filter(|r| r.error.is_none()) {
         if by_key.insert(run.key(), run).is_none() {
             order.push(run.key());
         }
@@ -132,7 +133,6 @@ pub fn unsolved_rungs(cliff: &[Run], scores: &[ScoreRun]) -> String {
 fn colour(arm: ScoreArm) -> &'static str {
     match arm {
         ScoreArm::Search => "#1f77b4",
-        ScoreArm::Budget => "#17becf",
         ScoreArm::Repair => "#d62728",
         ScoreArm::Cpsat => "#2ca02c",
         ScoreArm::Mip => "#ff7f0e",
@@ -332,6 +332,7 @@ mod tests {
             seed: 1,
             census: Vec::new(),
             plan: String::new(),
+            error: None,
             provenance: Provenance {
                 commit: "abcdef0123".into(),
                 dirty: false,

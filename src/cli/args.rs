@@ -53,6 +53,12 @@ pub(crate) fn seconds(s: &str) -> Result<f64, String> {
     if value.is_finite() && value > 0.0 { Ok(value) } else { Err(format!("{s} is not a positive number of seconds")) }
 }
 
+/// A number of seconds, positive or 0 (0: never).
+pub(crate) fn seconds_or_zero(s: &str) -> Result<f64, String> {
+    let value: f64 = s.parse().map_err(|e| format!("{e}"))?;
+    if value.is_finite() && value >= 0.0 { Ok(value) } else { Err(format!("{s} is not a number of seconds")) }
+}
+
 /// A board side: 1..=MAX_SIDE.
 pub(crate) fn side(s: &str) -> Result<usize, String> {
     let value: usize = s.parse().map_err(|e| format!("{e}"))?;

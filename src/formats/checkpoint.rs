@@ -1,13 +1,19 @@
-//! The checkpoint of a score run: the instance it belongs to, the seconds run so far, and the best board.
+//! The checkpoint of a score run: the instance it belongs to, the seconds run so far, the best board, and where the run's walks stand.
 //!
 //! ```json
 //! {
-//!   "format": "edgematch-score-checkpoint/2",
+//!   "format": "edgematch-score-checkpoint/3",
 //!   "instance_sha256": "…",
 //!   "seconds": 123.4,
 //!   "score": 452,
 //!   "board": { "format": "edgematch-board/1", … },
-//!   "instance": { "format": "edgematch-instance/1", … }
+//!   "instance": { "format": "edgematch-instance/1", … },
+//!   "run": {
+//!     "seed": 1,
+//!     "generation": 2,
+//!     "attempts": [31, 29],
+//!     "plan": { "order": "band-sw", "breaks": "201:1,…", "quota": "3,6,8", "completion": "16:0:5" }
+//!   }
 //! }
 //! ```
 //! `instance_sha256` is the SHA-256 of the instance as `convert --to json`
@@ -15,8 +21,13 @@
 //! refused; the instance itself is embedded, so a checkpoint can be judged
 //! alone (`collect` picks the best over a Slurm array's tasks); the board is
 //! read against the instance and must be full and break no rule but
-//! mismatched joins; `score` is checked against it. Version 2 added
-//! `instance`; version 1 files are refused.
+//! mismatched joins; `score` is checked against it. `run` (see [`RunState`])
+//! lets a resumed run go on where this one stood: its seed, how many times
+//! it was resumed, the attempts each walk started, and its settled plan (the
+//! strings `solve` takes for `--fill-order`, `--breaks`, `--quota` and
+//! `--completion`; absent for a solver without one). Version 3 added `run`;
+//! version 2 files are read without it (their board resumes, nothing else);
+//! version 1 files are refused.
 
 use std::path::Path;
 
@@ -29,7 +40,10 @@ use crate::output::write_atomic;
 use crate::puzzle::{Board, Instance};
 
 /// Format tag of a checkpoint.
-pub const FORMAT: &str = "edgematch-score-checkpoint/2";
+pub const FORMAT: &str = "edgematch-score-checkpoint/3";
+
+/// Format tag of the version before, still read (without its run state).
+const FORMAT_2: &str = "edgematch-score-checkpoint/2";
 
 /// A score run's state: enough to resume it from its best board.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,6 +52,37 @@ pub struct Checkpoint {
     pub seconds: f64,
     /// The best board so far.
     pub board: Board,
+    /// Where the run stood (`None`: a version 2 file).
+    pub run: Option<RunState>,
+}
+
+/// Where a score run stood when its checkpoint was written.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RunState {
+    /// The run's seed (`--seed` of its first segment).
+    pub seed: u64,
+    /// The segment that wrote it: 0 for the first run, one more for each resume.
+    pub generation: u64,
+    /// Attempts each walk started, all segments so far.
+    pub attempts: Vec<u64>,
+    /// The plan the run settled (`None`: none yet, or a solver without one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plan: Option<SavedPlan>,
+}
+
+/// A settled plan, as the flags that give it outright.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SavedPlan {
+    /// `--fill-order`.
+    pub order: String,
+    /// `--breaks`.
+    pub breaks: String,
+    /// `--quota`.
+    pub quota: String,
+    /// `--completion`.
+    pub completion: String,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -49,6 +94,8 @@ struct Raw {
     score: usize,
     board: serde_json::Value,
     instance: serde_json::Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    run: Option<RunState>,
 }
 
 /// The instance as a checkpoint embeds it (its name left out).
@@ -76,6 +123,7 @@ pub fn write(path: &Path, instance: &Instance, checkpoint: &Checkpoint) -> Resul
         board,
         instance: serde_json::from_str(&instance_json::to_string(&instance_file(instance)))
             .expect("instance JSON is JSON"),
+        run: checkpoint.run.clone(),
     };
     write_atomic(path, (serde_json::to_string_pretty(&raw).expect("a checkpoint serializes") + "\n").as_bytes())
 }
@@ -100,7 +148,9 @@ pub fn read(path: &Path, instance: &Instance) -> Result<Checkpoint, Error> {
 /// As [`read`], and an embedded instance that is malformed or does not match `instance_sha256`.
 pub fn read_alone(path: &Path) -> Result<(Instance, Checkpoint), Error> {
     let raw: Raw = parse_json(path, &read_text(path)?)?;
-    expect_format(path, &raw.format, FORMAT)?;
+    if raw.format != FORMAT_2 {
+        expect_format(path, &raw.format, FORMAT)?;
+    }
     let instance = instance_json::parse(path, &raw.instance.to_string())
         .map_err(|e| field_error(path, "instance", e.to_string()))?
         .instance;
@@ -119,7 +169,12 @@ pub fn read_alone(path: &Path) -> Result<(Instance, Checkpoint), Error> {
     if report.score != raw.score {
         return Err(field_error(path, "score", format!("{} but the board scores {}", raw.score, report.score)));
     }
-    Ok((instance, Checkpoint { seconds: raw.seconds, board }))
+    if let Some(run) = &raw.run
+        && run.generation == u64::MAX
+    {
+        return Err(field_error(path, "run.generation", "has no successor"));
+    }
+    Ok((instance, Checkpoint { seconds: raw.seconds, board, run: raw.run }))
 }
 
 #[cfg(test)]
@@ -133,7 +188,14 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("run.checkpoint.json");
         let p = planted(&PlantedSpec::square(5, 2, 3, 1)).unwrap();
-        let checkpoint = Checkpoint { seconds: 12.5, board: p.solution.clone() };
+        let plan = SavedPlan {
+            order: "band-sw".to_owned(),
+            breaks: "10:1".to_owned(),
+            quota: "none".to_owned(),
+            completion: "none".to_owned(),
+        };
+        let run = RunState { seed: 7, generation: 2, attempts: vec![3, 4], plan: Some(plan) };
+        let checkpoint = Checkpoint { seconds: 12.5, board: p.solution.clone(), run: Some(run) };
         write(&path, &p.instance, &checkpoint).unwrap();
         assert_eq!(read(&path, &p.instance).unwrap(), checkpoint);
         let other = planted(&PlantedSpec::square(5, 2, 3, 2)).unwrap();
@@ -143,6 +205,12 @@ mod tests {
         assert!(read(&path, &p.instance).unwrap_err().to_string().contains("score"));
         std::fs::write(&path, "{").unwrap();
         assert!(read(&path, &p.instance).is_err());
+        // A version 2 file (no run state) still reads, its board to resume.
+        let two = Checkpoint { run: None, ..checkpoint.clone() };
+        write(&path, &p.instance, &two).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap().replace(FORMAT, FORMAT_2);
+        std::fs::write(&path, text).unwrap();
+        assert_eq!(read(&path, &p.instance).unwrap(), two);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

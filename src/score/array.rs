@@ -111,7 +111,7 @@ mod tests {
         let mut worse = p.solution.clone();
         worse.cells.swap(6, 8);
         let write = |name: &str, instance: &Instance, board: &Board, seconds: f64| {
-            let state = Checkpoint { seconds, board: board.clone() };
+            let state = Checkpoint { seconds, board: board.clone(), run: None };
             checkpoint::write(&dir.join(format!("{name}{SUFFIX}")), instance, &state).unwrap();
         };
         write("task-1", &p.instance, &worse, 3.0);

@@ -74,6 +74,8 @@ pub(crate) struct Queue {
     pub(crate) dropped: AtomicU64,
     /// Completions that gave a better board than the run had.
     pub(crate) improved: AtomicU64,
+    /// Raised while the worker completes a board (set as it takes one, under the queue's lock).
+    busy: AtomicBool,
 }
 
 impl Queue {
@@ -100,64 +102,93 @@ impl Queue {
             .ready
             .wait_timeout_while(guard, Duration::from_millis(50), |(heap, _)| heap.is_empty())
             .unwrap_or_else(|e| e.into_inner());
-        guard.0.pop()
+        let next = guard.0.pop();
+        if next.is_some() {
+            self.busy.store(true, Ordering::Relaxed);
+        }
+        next
     }
 
-    /// Completes queued boards one after the other until `flag` is raised.
-    /// A board whose breaks already leave it no better than the best is skipped.
-    pub(crate) fn work(
-        &self,
-        instance: &Instance,
-        completion: &Completion,
-        keeper: &Keeper<'_>,
-        flag: &AtomicBool,
-        seed: u64,
-    ) {
-        let joins = instance.grid.max_score();
-        let stop = Stop::new();
-        while !flag.load(Ordering::Relaxed) {
-            let Some(pending) = self.pop() else { continue };
-            if !keeper.worth(pending.breaks) {
-                continue;
-            }
-            let limits = Limits { time_limit: Some(completion.seconds), node_limit: None, seed, threads: 1 };
-            // Raised with the run's flag, so a completion never outlives the run.
-            let finished = AtomicBool::new(false);
-            let done = std::thread::scope(|scope| {
-                let _ = scope.spawn(|| {
-                    while !finished.load(Ordering::Relaxed) {
-                        if flag.load(Ordering::Relaxed) {
-                            stop.raise();
-                            return;
-                        }
-                        std::thread::sleep(Duration::from_millis(20));
-                    }
-                });
-                let done = crate::cpsat::repair(instance, &pending.board, &[], &limits, &stop);
-                finished.store(true, Ordering::Relaxed);
-                done
-            });
-            let _ = self.completed.fetch_add(1, Ordering::Relaxed);
-            let Ok(done) = done else { continue };
-            if std::env::var_os(TRACE_ENV).is_some() {
-                eprintln!(
-                    "completion: depth {} breaks {} -> {:?} in {:.3} s (optimal {})",
-                    pending.depth,
-                    pending.breaks,
-                    done.board.as_ref().map(|b| b.score(instance)),
-                    done.seconds,
-                    done.optimal
-                );
-            }
-            if let Some(board) = done.board.filter(|b| b.placed() == b.cells.len()) {
-                let breaks = joins - board.score(instance);
-                if breaks < keeper.breaks.load(Ordering::Relaxed) {
-                    let _ = self.improved.fetch_add(1, Ordering::Relaxed);
-                }
-                keeper.offer(board, breaks);
-            }
+    /// Boards waiting.
+    pub(crate) fn len(&self) -> usize {
+        self.pending.lock().unwrap_or_else(|e| e.into_inner()).0.len()
+    }
+
+    /// Waits until every queued board is completed (or skipped), or `flag` is
+    /// raised: the walks are over, and what they queued may still beat the best.
+    pub(crate) fn drain(&self, flag: &AtomicBool) {
+        while !flag.load(Ordering::Relaxed) && (self.busy.load(Ordering::Relaxed) || self.len() > 0) {
+            std::thread::sleep(Duration::from_millis(20));
         }
     }
+
+    /// Completes queued boards one after the other until the worker's flag
+    /// is raised. A board whose breaks already leave it no better than the best is skipped.
+    pub(crate) fn work(&self, worker: &Worker<'_>) {
+        while !worker.flag.load(Ordering::Relaxed) {
+            let Some(pending) = self.pop() else { continue };
+            if worker.keeper.worth(pending.breaks) {
+                self.complete(worker, pending);
+            }
+            self.busy.store(false, Ordering::Relaxed);
+        }
+    }
+
+    /// Completes `pending` with CP-SAT and offers its full board to the keeper.
+    fn complete(&self, worker: &Worker<'_>, pending: Pending) {
+        let Worker { instance, completion, keeper, flag, seed } = *worker;
+        let limits = Limits { time_limit: Some(completion.seconds), node_limit: None, seed, threads: 1 };
+        let stop = Stop::new();
+        // Raised with the run's flag, so a completion never outlives the run.
+        let finished = AtomicBool::new(false);
+        let done = std::thread::scope(|scope| {
+            let _ = scope.spawn(|| {
+                while !finished.load(Ordering::Relaxed) {
+                    if flag.load(Ordering::Relaxed) {
+                        stop.raise();
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+            });
+            let done = crate::cpsat::repair(instance, &pending.board, &[], &limits, &stop);
+            finished.store(true, Ordering::Relaxed);
+            done
+        });
+        let _ = self.completed.fetch_add(1, Ordering::Relaxed);
+        let Ok(done) = done else { return };
+        if std::env::var_os(TRACE_ENV).is_some() {
+            eprintln!(
+                "completion: depth {} breaks {} -> {:?} in {:.3} s (optimal {})",
+                pending.depth,
+                pending.breaks,
+                done.board.as_ref().map(|b| b.score(instance)),
+                done.seconds,
+                done.optimal
+            );
+        }
+        if let Some(board) = done.board.filter(|b| b.placed() == b.cells.len()) {
+            let breaks = instance.grid.max_score() - board.score(instance);
+            if breaks < keeper.breaks.load(Ordering::Relaxed) {
+                let _ = self.improved.fetch_add(1, Ordering::Relaxed);
+            }
+            keeper.offer(board);
+        }
+    }
+}
+
+/// What a completion worker works with.
+#[derive(Clone, Copy)]
+pub(crate) struct Worker<'a> {
+    pub(crate) instance: &'a Instance,
+    /// The seconds each completion gets.
+    pub(crate) completion: &'a Completion,
+    /// Where full boards go (and whose best decides which boards are worth completing).
+    pub(crate) keeper: &'a Keeper<'a>,
+    /// Raised when the run is over.
+    pub(crate) flag: &'a AtomicBool,
+    /// CP-SAT's seed.
+    pub(crate) seed: u64,
 }
 
 /// A lower bound on the joins a completion of `board` must still break:
@@ -286,8 +317,10 @@ mod tests {
         let queue = Queue::default();
         queue.push(partial.clone(), 0, 31);
         let flag = AtomicBool::new(false);
+        let completion = Completion::default();
+        let worker = Worker { instance: &p.instance, completion: &completion, keeper: &keeper, flag: &flag, seed: 1 };
         std::thread::scope(|scope| {
-            let _ = scope.spawn(|| queue.work(&p.instance, &Completion::default(), &keeper, &flag, 1));
+            let _ = scope.spawn(|| queue.work(&worker));
             while queue.completed.load(Ordering::Relaxed) == 0 {
                 std::thread::sleep(Duration::from_millis(10));
             }

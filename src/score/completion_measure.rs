@@ -7,7 +7,7 @@
 //! [`rows`] sums the samples into the rows of [`super::completion_times::Table`].
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicUsize};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
 
 use super::completion::Completion;
 use super::completion_times::Row;
@@ -91,8 +91,17 @@ fn deepest_boards(lists: &Lists, how: &Measure, stop: &Stop) -> Vec<Board> {
     let (best, flag, deepest) = (AtomicUsize::new(usize::MAX), AtomicBool::new(false), AtomicUsize::new(0));
     let none = |_: Board, _: usize| {};
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs_f64(how.walk_seconds.max(0.0));
-    let shared =
-        Shared { best: &best, stop: &flag, deadline: Some(deadline), found: &none, deep: &deep, deepest: &deepest };
+    let placed = [AtomicU64::new(0)];
+    let shared = Shared {
+        best: &best,
+        stop: &flag,
+        deadline: Some(deadline),
+        found: &none,
+        deep: &deep,
+        deepest: &deepest,
+        placed: &placed,
+        node_limit: None,
+    };
     // Boards are cut back to each number of empty cells, so any board that deep will do.
     let report_from = free.saturating_sub(how.empty.iter().copied().max().unwrap_or(1)).max(1);
     let attempt = Attempt {
@@ -110,7 +119,7 @@ fn deepest_boards(lists: &Lists, how: &Measure, stop: &Stop) -> Vec<Board> {
             break;
         }
         lists.shuffle(&mut Rng::new(attempt_seed(how.seed, 0, k)));
-        let _ = scan::attempt(&lists, &attempt, &shared);
+        let _ = scan::attempt(&lists, &attempt, &shared, 0);
         if let Some(kept) = this_attempt.lock().unwrap_or_else(|e| e.into_inner()).take() {
             found.lock().unwrap_or_else(|e| e.into_inner()).push(kept);
         }

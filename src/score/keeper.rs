@@ -5,22 +5,13 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use super::census::{Census, Recorded};
+use super::events::Events;
 use super::options::{Best, Options, Stats};
+use crate::check::check;
+use crate::error::Error;
 use crate::outcome::{Outcome, Status};
 use crate::puzzle::{Board, Instance};
 use crate::stop::Stop;
-
-/// Raises a run's flag when dropped. The threads that wait on the flag (the
-/// keeper's [`Keeper::watch`], the completion worker) then end even when a
-/// walk panics and unwinds past the store that would have raised it: without
-/// it the run's scope would wait for them for ever (a hang, not an error).
-pub(crate) struct RaiseOnDrop<'a>(pub(crate) &'a AtomicBool);
-
-impl Drop for RaiseOnDrop<'_> {
-    fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
-    }
-}
 
 /// The run's best board and what follows from it.
 pub(crate) struct Keeper<'a> {
@@ -33,7 +24,9 @@ pub(crate) struct Keeper<'a> {
     joins: usize,
     target_breaks: usize,
     start: Instant,
-    on_best: &'a (dyn Fn(&Best) + Sync),
+    events: &'a dyn Events,
+    /// The checker's word on the first board it rejected: the run ends on it.
+    rejected: Mutex<Option<String>>,
     /// Every distinct verified full board near the best, by score (and saved, if asked).
     census: Census<'a>,
     /// Boards the census saved, and the first save that failed.
@@ -44,12 +37,7 @@ pub(crate) struct Keeper<'a> {
 impl<'a> Keeper<'a> {
     /// A keeper for a run of `options` on `instance` started at `start`,
     /// holding the options' incumbent (scored, at 0 s) if any.
-    pub(crate) fn new(
-        instance: &'a Instance,
-        options: &Options,
-        start: Instant,
-        on_best: &'a (dyn Fn(&Best) + Sync),
-    ) -> Keeper<'a> {
+    pub(crate) fn new(instance: &'a Instance, options: &Options, start: Instant, events: &'a dyn Events) -> Keeper<'a> {
         let joins = instance.grid.max_score();
         let target_breaks = joins - options.target.unwrap_or(joins).min(joins);
         let incumbent =
@@ -63,7 +51,8 @@ impl<'a> Keeper<'a> {
             joins,
             target_breaks,
             start,
-            on_best,
+            events,
+            rejected: Mutex::new(None),
             census: Census::new(instance, options.save.clone()),
             saved: AtomicUsize::new(0),
             save_failed: Mutex::new(None),
@@ -77,28 +66,47 @@ impl<'a> Keeper<'a> {
         breaks < best || self.census.wanted_breaks(best).is_some_and(|w| breaks <= w)
     }
 
-    /// Offers a full board the walk counts `breaks` mismatched joins on: kept
-    /// and handed on if it beats the best so far and the best has not yet
-    /// reached the target (a board reaching it is the last handed on, though
-    /// the walks see the run is over only at their next poll). Its score is
-    /// counted again from the board itself, not taken from the walk's count: a
-    /// walk that miscounts can then neither claim a solution nor replace a better board.
-    pub(crate) fn offer(&self, board: Board, breaks: usize) {
+    /// Offers a full board. The checker sees it first: a board that breaks a hard rule ends the run
+    /// ([`Keeper::finish`] returns the checker's word), and nothing else
+    /// happens to it. A board it passes is kept and handed on if it beats the
+    /// best so far and the best has not yet reached the target (a board
+    /// reaching it is the last handed on, though the walks see the run is over
+    /// only at their next poll); only then is the walks' shared bound lowered,
+    /// to the checker's count of its breaks, not the walk's.
+    pub(crate) fn offer(&self, mut board: Board) {
+        crate::fault::inject("walk", Some(&mut board));
+        let report = check(self.instance, &board);
+        if report.placed != report.cells || !report.only_joins_mismatch() {
+            let why = format!("the score walk's board failed the checker: {report}");
+            let _ = self.rejected.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(why);
+            self.done.store(true, Ordering::Relaxed);
+            return;
+        }
         self.count(&board);
-        let score = board.score(self.instance);
-        let breaks = breaks.max(self.joins - score);
+        let score = report.score;
+        let breaks = self.joins - score;
         let mut slot = self.best.lock().unwrap_or_else(|e| e.into_inner());
         let reached = |b: &Best| self.joins - b.score <= self.target_breaks;
         if slot.as_ref().is_some_and(|b| b.score >= score || reached(b)) {
             return;
         }
         let new = Best { board, score, seconds: self.start.elapsed().as_secs_f64() };
-        (self.on_best)(&new);
+        self.events.best(&new);
         *slot = Some(new);
         let _ = self.breaks.fetch_min(breaks, Ordering::Relaxed);
         if breaks <= self.target_breaks {
             self.done.store(true, Ordering::Relaxed);
         }
+    }
+
+    /// The best board's score so far (`None`: none yet).
+    pub(crate) fn best_score(&self) -> Option<usize> {
+        self.best.lock().unwrap_or_else(|e| e.into_inner()).as_ref().map(|b| b.score)
+    }
+
+    /// The events the run reports to.
+    pub(crate) fn events(&self) -> &dyn Events {
+        self.events
     }
 
     /// Records `board` in the census, counting a save and keeping the first failure.
@@ -128,12 +136,19 @@ impl<'a> Keeper<'a> {
 
     /// The run's outcome: the best board, `Solved` when it is a full
     /// solution, `Interrupted` when stopped from outside, else `Unknown`.
+    ///
+    /// # Errors
+    /// [`Error::Rejected`] when the checker rejected a board the walks or the
+    /// completions offered (a bug of the search).
     pub(crate) fn finish(
         self,
         stop: &Stop,
         mut stats: Stats,
         finish: impl FnOnce(Status, Option<Board>, Stats) -> Outcome<Stats>,
-    ) -> Outcome<Stats> {
+    ) -> Result<Outcome<Stats>, Error> {
+        if let Some(why) = self.rejected.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            return Err(Error::Rejected(why));
+        }
         stats.census = self.census.counts();
         stats.saved = self.saved.load(Ordering::Relaxed) as u64;
         stats.save_failed = self.save_failed.into_inner().unwrap_or_else(|e| e.into_inner());
@@ -145,36 +160,6 @@ impl<'a> Keeper<'a> {
             _ if stop.is_raised() => Status::Interrupted,
             _ => Status::Unknown,
         };
-        finish(status, best.map(|b| b.board), stats)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A scope whose body panics still ends, the panic coming out of it: the
-    /// guard raises the flag the waiting thread polls (as the keeper's watch
-    /// does). Fails if the guard does not raise it: the waiter then ends only
-    /// by its own fallback of 30 s, and says so.
-    #[test]
-    fn a_panicking_scope_raises_the_flag_its_waiters_wait_on() {
-        let flag = AtomicBool::new(false);
-        let by_flag = AtomicBool::new(false);
-        let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            std::thread::scope(|scope| {
-                let _over = RaiseOnDrop(&flag);
-                let _ = scope.spawn(|| {
-                    let fallback = Instant::now() + Duration::from_secs(30);
-                    while !flag.load(Ordering::Relaxed) && Instant::now() < fallback {
-                        std::thread::sleep(Duration::from_millis(5));
-                    }
-                    by_flag.store(flag.load(Ordering::Relaxed), Ordering::Relaxed);
-                });
-                panic!("a walk fails");
-            });
-        }));
-        assert!(unwound.is_err(), "the panic comes out of the scope");
-        assert!(by_flag.load(Ordering::Relaxed), "the waiter ended by the flag");
+        Ok(finish(status, best.map(|b| b.board), stats))
     }
 }

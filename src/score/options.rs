@@ -8,69 +8,47 @@ use super::completion::Completion;
 use super::quota::Quota;
 use super::schedule::Schedule;
 
-/// Placements per attempt of the budget walk before a restart with other candidate orders.
-pub const DEFAULT_ATTEMPT_NODES: u64 = 2_000_000;
-
 /// Placements per attempt of the scan walk: the published 5 × 10⁸ loop
 /// iterations (placements and backtracks, about two per placement).
 pub const SCAN_ATTEMPT_NODES: u64 = 250_000_000;
 
-/// Which walk a score run uses.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
-pub enum Walk {
-    /// The field's method: sorted lists scanned up to the first candidate over a
-    /// limit, a colour quota, the band's breaks, long attempts (`scan.rs`).
-    #[default]
-    Scan,
-    /// The break-budget walk with a tileability bound and short restarts (`walk.rs`).
-    Budget,
-}
-
 /// How to run the score search; time, seed and threads come from [`crate::outcome::Limits`].
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Options {
-    /// The walk.
-    pub walk: Walk,
     /// The colour quota of the scan walk.
     pub quota: Quota,
     /// CP-SAT's completion of the scan walk's deep partial boards (`None`: the
     /// thresholds the measured table gives the board, see `completion_times`).
     pub completion: Option<Completion>,
-    /// The fill order (`None`: row by row from the top left). The dispatcher
-    /// picks the order whose exact tree the search's estimator finds smallest.
+    /// The fill order (`None`: [`super::plan::default_order`], from where the clues sit).
     pub order: Option<Order>,
     /// The break schedule.
     pub schedule: Schedule,
     /// Stop once a board scores at least this (default: a full solution).
     pub target: Option<usize>,
-    /// Placements per attempt before a restart (`None`: the walk's default,
-    /// [`SCAN_ATTEMPT_NODES`] or [`DEFAULT_ATTEMPT_NODES`]).
+    /// Placements per attempt before a restart (`None`: [`SCAN_ATTEMPT_NODES`]).
     pub attempt_nodes: Option<u64>,
-    /// Prune partial boards that the colour counts say cannot be completed within the budget.
-    pub tileable: bool,
     /// A full board to beat from the start (a checkpoint's): the run looks only
     /// for better boards, and returns this one if it finds none. It must be a
     /// full board of the instance with only mismatched joins.
     pub incumbent: Option<Board>,
     /// Where to save every distinct verified board at or above a score (`None`: nowhere).
     pub save: Option<Save>,
+    /// Where a resumed run's walks take up their attempts (`None`: a fresh run).
+    pub resume: Option<Resume>,
 }
 
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            walk: Walk::default(),
-            quota: Quota::default(),
-            completion: None,
-            order: None,
-            schedule: Schedule::default(),
-            target: None,
-            attempt_nodes: None,
-            tileable: true,
-            incumbent: None,
-            save: None,
-        }
-    }
+/// Where a resumed run's walks take up their sequences of attempts, so that no
+/// attempt of an earlier segment of the run is walked again.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Resume {
+    /// The segments of the run before this one. Attempt `k` of walk `t` is
+    /// seeded from (seed, generation, t, k): a segment killed between two
+    /// checkpoints walks attempts the next segment's seeds never meet again.
+    pub generation: u64,
+    /// Attempts each walk started in the earlier segments (walk `t` numbers
+    /// its attempts on from the `t`-th; 0 for a walk they did not have).
+    pub attempts: Vec<u64>,
 }
 
 impl Options {
@@ -104,14 +82,16 @@ pub struct Stats {
     pub best_seconds: Option<f64>,
     /// The most free cells a walk filled at once (a full board fills them all).
     pub deepest: usize,
-    /// Scan walk: how many attempts reached each depth (free cells filled) as their deepest.
+    /// How many attempts reached each depth (free cells filled) as their deepest.
     pub depths: Vec<usize>,
-    /// Scan walk: partial boards the walks handed over for completion (before the bound's filter).
+    /// Partial boards the walks handed over for completion (before the bound's filter).
     pub reported: u64,
     /// Partial boards CP-SAT completed.
     pub completions: u64,
     /// Completions that beat the run's best board.
     pub completions_improved: u64,
+    /// Partial boards offered for completion and dropped unread (the pool was behind).
+    pub dropped: u64,
     /// `auto`: why CP-SAT's repair of the walk's board failed, if it did (the walk's board is kept).
     pub repair_failed: Option<String>,
     /// Distinct verified full boards by score, best first, from the best down
@@ -121,7 +101,7 @@ pub struct Stats {
     pub saved: u64,
     /// Why a board could not be saved, the first time one could not.
     pub save_failed: Option<String>,
-    /// Scan walk: what the run settled (its fill order, breaks and quota; see [`crate::score::plan::Plan`]).
+    /// What the run settled (its fill order, breaks and quota; see [`crate::score::plan::Plan`]).
     pub plan: String,
 }
 

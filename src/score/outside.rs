@@ -8,13 +8,15 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::completer::{Queue, bound};
+use super::completer::{Queue, Worker, bound};
 use super::completion::Completion;
-use super::keeper::{Keeper, RaiseOnDrop};
-use super::options::{Best, Options, Stats};
+use super::events::Events;
+use super::keeper::Keeper;
+use super::options::{Options, Stats};
+use crate::error::Error;
 use crate::outcome::{Limits, Outcome};
 use crate::puzzle::{Board, Instance};
-use crate::stop::Stop;
+use crate::stop::{RaiseOnDrop, Stop};
 
 /// How often the feed is read.
 const POLL: Duration = Duration::from_millis(100);
@@ -24,26 +26,31 @@ const POLL: Duration = Duration::from_millis(100);
 /// raised, one CP-SAT worker on one thread with `completion`'s seconds per
 /// board, as a scan run completes its walks' partial boards: the most
 /// promising first, none the bound says cannot beat the best (or reach the
-/// save score). Each better full board goes to `on_best`; returns the best,
+/// save score). Each better full board goes to `events`; returns the best,
 /// with the run's census.
+///
+/// # Errors
+/// A completed board the checker rejects (a bug).
 pub fn complete(
     instance: &Instance,
     completion: &Completion,
     limits: &Limits,
     stop: &Stop,
     feed: &(dyn Fn() -> Vec<Board> + Sync),
-    on_best: &(dyn Fn(&Best) + Sync),
-) -> Outcome<Stats> {
+    events: &dyn Events,
+) -> Result<Outcome<Stats>, Error> {
     let start = Instant::now();
     let options = Options::default();
-    let keeper = Keeper::new(instance, &options, start, on_best);
+    let keeper = Keeper::new(instance, &options, start, events);
     let deadline = limits.deadline(start);
     let (flag, queue) = (AtomicBool::new(false), Queue::default());
     let mut reported = 0u64;
     std::thread::scope(|scope| {
         let _over = RaiseOnDrop(&flag);
         let _ = scope.spawn(|| keeper.watch(&flag, stop, deadline));
-        let _ = scope.spawn(|| queue.work(instance, completion, &keeper, &flag, limits.seed));
+        let worker = Worker { instance, completion, keeper: &keeper, flag: &flag, seed: limits.seed };
+        let queue = &queue;
+        let _ = scope.spawn(move || queue.work(&worker));
         while !flag.load(Ordering::Relaxed) {
             for board in feed() {
                 reported += 1;
@@ -105,9 +112,9 @@ mod tests {
         let handed = Mutex::new(vec![partial]);
         let feed = || std::mem::take(&mut *handed.lock().unwrap());
         let seen = Mutex::new(Vec::new());
-        let on_best = |b: &Best| seen.lock().unwrap().push(b.score);
+        let on_best = |b: &crate::score::Best| seen.lock().unwrap().push(b.score);
         let limits = Limits { time_limit: Some(3.0), ..Limits::default() };
-        let outcome = complete(&p.instance, &Completion::default(), &limits, &Stop::new(), &feed, &on_best);
+        let outcome = complete(&p.instance, &Completion::default(), &limits, &Stop::new(), &feed, &on_best).unwrap();
         let joins = p.instance.grid.max_score();
         assert_eq!(seen.into_inner().unwrap(), vec![joins]);
         assert_eq!(outcome.board.as_ref().map(|b| b.score(&p.instance)), Some(joins));

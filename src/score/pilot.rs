@@ -63,18 +63,26 @@ pub(crate) struct Reach {
     pub(crate) deepest: usize,
 }
 
+/// What the pilot walks share with the run: its seed and threads, the best
+/// board's breaks (boards above them are not looked for), the flag that
+/// stops them early, and where their full boards go.
+#[derive(Clone, Copy)]
+pub(crate) struct Pilots<'a> {
+    pub(crate) work: Work,
+    pub(crate) seed: u64,
+    pub(crate) threads: usize,
+    pub(crate) best: &'a AtomicUsize,
+    pub(crate) stop: &'a AtomicBool,
+    /// Called with each full board a pilot walk finds, and the walk's count of its breaks.
+    pub(crate) found: &'a (dyn Fn(Board, usize) + Sync),
+}
+
 /// Each candidate's [`Reach`] (a candidate: its lists and the depth of its
-/// first break, which attempts are expected to reach), in the candidates' order, on `threads`
-/// threads; a full board a pilot walk finds goes to `found` with its breaks,
-/// and those above `best` are not looked for. Stops early, with what it has,
-/// when `stop` is raised.
-pub(crate) fn reach(
-    candidates: &[(Lists, usize)],
-    work: Work,
-    (seed, threads): (u64, usize),
-    (best, stop): (&AtomicUsize, &AtomicBool),
-    found: &(dyn Fn(Board, usize) + Sync),
-) -> Vec<Reach> {
+/// first break, which attempts are expected to reach), in the candidates'
+/// order, on the pilots' threads. Stops early, with what it has, when their
+/// flag is raised.
+pub(crate) fn reach(candidates: &[(Lists, usize)], pilots: &Pilots<'_>) -> Vec<Reach> {
+    let Pilots { work, seed, threads, best, stop, found } = *pilots;
     let one = |k: usize| {
         let mut lists = candidates[k].0.clone();
         let deep = AtomicU64::new(0);
@@ -82,7 +90,17 @@ pub(crate) fn reach(
             let _ = deep.fetch_add(1, Ordering::Relaxed);
         };
         let deepest = AtomicUsize::new(0);
-        let shared = Shared { best, stop, deadline: None, found, deep: &count, deepest: &deepest };
+        let placed = [AtomicU64::new(0)];
+        let shared = Shared {
+            best,
+            stop,
+            deadline: None,
+            found,
+            deep: &count,
+            deepest: &deepest,
+            placed: &placed,
+            node_limit: None,
+        };
         let mut attempt = Attempt {
             budget: usize::MAX,
             cap: work.nodes,
@@ -98,7 +116,7 @@ pub(crate) fn reach(
             lists.shuffle(&mut Rng::new(seed.wrapping_mul(0x2545_F491_4F6C_DD1D).wrapping_add(a)));
             attempt.cap = (work.nodes / ATTEMPTS).max(1).min(work.nodes - made);
             attempt.stall = attempt.cap / 2;
-            let ended = scan::attempt(&lists, &attempt, &shared);
+            let ended = scan::attempt(&lists, &attempt, &shared, 0);
             made += ended.nodes.max(1);
             a += 1;
             if ended.end == scan::End::Exhausted {

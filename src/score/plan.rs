@@ -7,11 +7,11 @@ use super::completion::Completion;
 use super::completion_times;
 use super::lists::{self, Lists};
 use super::options::Options;
-use super::pilot::{self, Work};
+use super::pilot::{self, Pilots, Work};
 use super::quota::{self, Quota};
 use super::schedule::Schedule;
 use crate::outcome::Limits;
-use crate::puzzle::{Board, Colour, Instance};
+use crate::puzzle::{Colour, Instance};
 use crate::search::band::BandShape;
 use crate::search::{Corner, Order};
 use crate::stop::Stop;
@@ -105,23 +105,14 @@ impl Plan {
         Plan::build(instance, options, &quota, None)
     }
 
-    /// Settles `options` for `instance` by pilot walks ([`pilot`]) of the
-    /// work `work`: an automatic quota takes the candidate (no quota among
+    /// Settles `options` for `instance` by the pilot walks `pilots` ([`pilot`]): an automatic quota takes the candidate (no quota among
     /// them) whose walk makes the most placements near the end, then reaches
     /// deepest; where that walk stops short of the band's first break, the
-    /// band's breaks begin at 95% of its depth instead. Full boards the walks
-    /// find go to `found`.
+    /// band's breaks begin at 95% of its depth instead.
     ///
     /// # Errors
     /// As [`Plan::new`].
-    pub(crate) fn settle(
-        instance: &Instance,
-        options: &Options,
-        work: Work,
-        run: (u64, usize),
-        shared: (&AtomicUsize, &AtomicBool),
-        found: &(dyn Fn(Board, usize) + Sync),
-    ) -> Result<Plan, String> {
+    pub(crate) fn settle(instance: &Instance, options: &Options, pilots: &Pilots<'_>) -> Result<Plan, String> {
         let quotas = quota::candidates(&options.quota, instance);
         let band = matches!(options.schedule, Schedule::Band { .. });
         if quotas.len() == 1 && !band {
@@ -130,7 +121,7 @@ impl Plan {
         let plans = quotas.iter().map(|q| Plan::build(instance, options, q, None)).collect::<Result<Vec<_>, _>>()?;
         let lists =
             plans.iter().map(|p| Ok((p.lists(instance)?, p.first_break()))).collect::<Result<Vec<_>, String>>()?;
-        let reached = pilot::reach(&lists, work, run, shared, found);
+        let reached = pilot::reach(&lists, pilots);
         let best = (0..plans.len()).fold(0, |b, k| if reached[k] > reached[b] { k } else { b });
         let mut plan = plans[best].clone();
         if band && reached[best].deepest < plan.first_break() {
@@ -144,15 +135,15 @@ impl Plan {
         Ok(plan)
     }
 
-    /// Settles the plan with the pilot's work for `limits`' time limit, on its
-    /// threads with its seed, until `stop` is raised or the pilot's share of
-    /// the time limit is spent (`pilot::PILOT_SHARE`).
+    /// Settles the plan as a run of `limits` does, for a measurement that
+    /// wants the plan alone (the pilots' boards are not kept), until `stop`
+    /// is raised or the pilot's share of the time limit is spent
+    /// (`pilot::PILOT_SHARE`).
     ///
     /// # Errors
     /// As [`Plan::new`].
     pub fn settle_for(instance: &Instance, options: &Options, limits: &Limits, stop: &Stop) -> Result<Plan, String> {
         let (best, flag, over) = (AtomicUsize::new(usize::MAX), AtomicBool::new(false), AtomicBool::new(false));
-        let none = |_: Board, _: usize| {};
         let deadline = super::pilot::pilot_deadline(std::time::Instant::now(), limits.time_limit);
         std::thread::scope(|scope| {
             let _ = scope.spawn(|| {
@@ -163,9 +154,15 @@ impl Plan {
                     std::thread::sleep(std::time::Duration::from_millis(20));
                 }
             });
-            let work = Work::for_limit(limits.time_limit);
-            let threads = limits.threads.max(1) as usize;
-            let plan = Plan::settle(instance, options, work, (limits.seed, threads), (&best, &flag), &none);
+            let pilots = Pilots {
+                work: Work::for_limit(limits.time_limit),
+                seed: limits.seed,
+                threads: limits.threads.max(1) as usize,
+                best: &best,
+                stop: &flag,
+                found: &|_, _| {},
+            };
+            let plan = Plan::settle(instance, options, &pilots);
             over.store(true, Ordering::Relaxed);
             plan
         })

@@ -1,46 +1,50 @@
 //! Scan walks on threads, attempt after attempt, each with its lists sorted afresh, their boards merged as they come.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use super::completer::{Queue, bound};
-use super::keeper::{Keeper, RaiseOnDrop};
+use super::attempt_trace::AttemptTrace;
+use super::completer::{Queue, Worker, bound};
+use super::events::{Events, Progress};
+use super::keeper::Keeper;
 use super::lists::Lists;
-use super::options::{Best, Options, SCAN_ATTEMPT_NODES, Stats};
-use super::pilot::Work;
+use super::options::{Options, SCAN_ATTEMPT_NODES, Stats};
+use super::pilot::{Pilots, Work};
 use super::plan::Plan;
 use super::scan::{self, Attempt, End, STALL, Shared};
+use crate::error::Error;
 use crate::outcome::{Limits, Outcome, Status};
 use crate::puzzle::{Board, Instance};
-use crate::rng::{Rng, attempt_seed};
-use crate::stop::Stop;
+use crate::rng::{Rng, attempt_seed, segment_seed};
+use crate::stop::{RaiseOnDrop, Stop};
+
+/// How often the run's counters go to [`Events::progress`].
+const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 
 /// What every walk thread of a run reads and counts.
 pub(crate) struct Walks<'a> {
     pub(crate) lists: &'a Lists,
     /// The first attempt's settings; later attempts keep them.
     pub(crate) attempt: Attempt,
+    /// The seed of this segment of the run ([`segment_seed`]).
     pub(crate) seed: u64,
     pub(crate) shared: Shared<'a>,
-    /// Placements and attempts, all threads.
-    pub(crate) nodes: &'a AtomicU64,
-    pub(crate) attempts: &'a AtomicU64,
-    /// Attempts started by each thread.
+    /// Attempts started by each walk, counting on from a resumed run's.
     pub(crate) per_walk: &'a [AtomicU64],
-    /// Raised when the run is over (target reached, or nothing better can be found).
+    /// Raised when the walks are over (target reached, or the whole tree walked).
     pub(crate) done: &'a AtomicBool,
     /// How many attempts reached each depth as their deepest (index: free cells filled).
     pub(crate) depths: &'a [AtomicUsize],
-    /// No attempt starts once the walks have made this many placements.
-    pub(crate) node_limit: Option<u64>,
+    /// Where each attempt's seed is written, if anywhere.
+    pub(crate) trace: &'a AttemptTrace,
 }
 
 impl Walks<'_> {
     /// What the walks counted so far (the other counters left at their defaults).
     fn counted(&self) -> Stats {
         Stats {
-            nodes: self.nodes.load(Ordering::Relaxed),
-            attempts: self.attempts.load(Ordering::Relaxed),
+            nodes: self.shared.placements(),
+            attempts: self.per_walk.iter().map(|a| a.load(Ordering::Relaxed)).sum(),
             walks: self.per_walk.iter().map(|a| a.load(Ordering::Relaxed)).collect(),
             deepest: self.shared.deepest.load(Ordering::Relaxed),
             depths: self.depths.iter().map(|d| d.load(Ordering::Relaxed)).collect(),
@@ -48,35 +52,49 @@ impl Walks<'_> {
         }
     }
 
-    /// Thread `t`'s attempts until the run is over. Attempt `k` of thread `t`
-    /// sorts its lists with a generator seeded from (seed, t, k), so one
-    /// thread with one seed walks the same attempts every time.
+    /// Walk `t`'s attempts until the run is over. Its attempt `k` sorts its
+    /// lists with a generator seeded from (segment seed, t, k), `k` counting
+    /// on from the attempts the walk started in earlier segments, so one walk
+    /// with one seed walks the same attempts every time, and a resumed run
+    /// none of the earlier segments'.
     pub(crate) fn walk(&self, t: usize) {
         let mut lists = self.lists.clone();
         let over = || {
             self.done.load(Ordering::Relaxed)
-                || self.node_limit.is_some_and(|n| self.nodes.load(Ordering::Relaxed) >= n)
+                || self.shared.node_limit.is_some_and(|n| self.shared.placements() >= n)
                 || self.shared.stop.load(Ordering::Relaxed)
                 || self.shared.deadline.is_some_and(|d| Instant::now() >= d)
         };
-        let mut k = 0u64;
         while !over() {
-            let mut rng = Rng::new(attempt_seed(self.seed, t, k));
-            k += 1;
-            lists.shuffle(&mut rng);
-            let _ = self.attempts.fetch_add(1, Ordering::Relaxed);
-            let _ = self.per_walk[t].fetch_add(1, Ordering::Relaxed);
-            let scan::Ended { end, nodes: made, deepest, .. } = scan::attempt(&lists, &self.attempt, &self.shared);
-            let _ = self.nodes.fetch_add(made, Ordering::Relaxed);
-            if let Some(slot) = self.depths.get(deepest) {
+            crate::fault::panic_at("walk");
+            let k = self.per_walk[t].fetch_add(1, Ordering::Relaxed);
+            let seed = attempt_seed(self.seed, t, k);
+            self.trace.record(t, k, seed);
+            lists.shuffle(&mut Rng::new(seed));
+            let ended = scan::attempt(&lists, &self.attempt, &self.shared, t);
+            if let Some(slot) = self.depths.get(ended.deepest) {
                 let _ = slot.fetch_add(1, Ordering::Relaxed);
             }
-            if end == End::Exhausted {
+            if ended.end == End::Exhausted {
                 // The whole tree within the allowance is walked: another order of it finds nothing new.
                 self.done.store(true, Ordering::Relaxed);
             }
         }
     }
+}
+
+/// The state of one scan run, shared by its threads.
+struct Run<'a> {
+    instance: &'a Instance,
+    options: &'a Options,
+    limits: &'a Limits,
+    stop: &'a Stop,
+    start: Instant,
+    deadline: Option<Instant>,
+    keeper: Keeper<'a>,
+    /// Raised when the run is over; every thread of it polls this flag.
+    flag: AtomicBool,
+    threads: usize,
 }
 
 /// The scan method on `limits.threads` threads (0: one): see `score::solve`.
@@ -85,84 +103,154 @@ pub(crate) fn solve(
     options: &Options,
     limits: &Limits,
     stop: &Stop,
-    on_best: &(dyn Fn(&Best) + Sync),
-) -> Outcome<Stats> {
+    events: &dyn Events,
+) -> Result<Outcome<Stats>, Error> {
     let start = Instant::now();
-    let keeper = Keeper::new(instance, options, start, on_best);
+    let run = Run {
+        instance,
+        options,
+        limits,
+        stop,
+        start,
+        deadline: limits.deadline(start),
+        keeper: Keeper::new(instance, options, start, events),
+        flag: AtomicBool::new(false),
+        threads: limits.threads.max(1) as usize,
+    };
     let finish = |status, board, stats| Outcome { status, board, seconds: start.elapsed().as_secs_f64(), stats };
-    let deadline = limits.deadline(start);
-    let (flag, deepest, nodes, attempts) =
-        (AtomicBool::new(false), AtomicUsize::new(0), AtomicU64::new(0), AtomicU64::new(0));
-    let found = |board: Board, breaks: usize| keeper.offer(board, breaks);
-    let threads = limits.threads.max(1) as usize;
-    let Some((plan, lists)) = settle(instance, (options, limits), (&keeper, &flag, stop, start), &found) else {
-        return finish(Status::Infeasible, None, Stats::default());
+    let Some((plan, lists)) = run.settle() else {
+        return run.keeper.finish(stop, Stats::default(), |_, board, stats| finish(Status::Infeasible, board, stats));
     };
-    let depths: Vec<AtomicUsize> = (0..=lists.free()).map(|_| AtomicUsize::new(0)).collect();
-    let per_walk: Vec<AtomicU64> = (0..threads).map(|_| AtomicU64::new(0)).collect();
-    let queue = Queue::default();
-    let reported = AtomicU64::new(0);
-    let deep = |board: Board, breaks: usize, depth: usize| {
-        let _ = reported.fetch_add(1, Ordering::Relaxed);
-        if keeper.worth(breaks + bound(instance, &board)) {
-            queue.push(board, breaks, depth);
-        }
-    };
-    let shared = Shared { best: &keeper.breaks, stop: &flag, deadline, found: &found, deep: &deep, deepest: &deepest };
-    let walks = Walks {
-        lists: &lists,
-        attempt: first_attempt(options, &lists, &plan),
-        seed: limits.seed,
-        shared,
-        nodes: &nodes,
-        attempts: &attempts,
-        per_walk: &per_walk,
-        done: &keeper.done,
-        depths: &depths,
-        node_limit: limits.node_limit,
-    };
-    std::thread::scope(|scope| {
-        let _over = RaiseOnDrop(&flag);
-        let _ = scope.spawn(|| keeper.watch(&flag, stop, deadline));
-        if plan.completion.cells > 0 {
-            let _ = scope.spawn(|| queue.work(instance, &plan.completion, &keeper, &flag, limits.seed));
-        }
-        std::thread::scope(|walkers| {
-            for t in 0..threads {
-                let walks = &walks;
-                let _ = walkers.spawn(move || walks.walk(t));
-            }
-        });
-    });
-    let stats = Stats {
-        completions: queue.completed.load(Ordering::Relaxed),
-        reported: reported.load(Ordering::Relaxed),
-        completions_improved: queue.improved.load(Ordering::Relaxed),
-        plan: plan.to_string(),
-        ..walks.counted()
-    };
-    keeper.finish(stop, stats, finish)
+    events.plan(&plan);
+    let stats = run.walk(&plan, &lists);
+    run.keeper.finish(stop, stats, finish)
 }
 
-/// Settles the plan by the pilot walks (the keeper watching the stop and the
-/// pilots' share of the time limit) and builds its candidate lists; `None`
-/// when the board leaves no plan.
-fn settle(
-    instance: &Instance,
-    (options, limits): (&Options, &Limits),
-    (keeper, flag, stop, start): (&Keeper<'_>, &AtomicBool, &Stop, Instant),
-    found: &(dyn Fn(Board, usize) + Sync),
-) -> Option<(Plan, Lists)> {
-    let threads = limits.threads.max(1) as usize;
-    let plan = std::thread::scope(|scope| {
-        let _over = RaiseOnDrop(flag);
-        let pilot_ends = super::pilot::pilot_deadline(start, limits.time_limit);
-        let _ = scope.spawn(move || keeper.watch(flag, stop, pilot_ends));
-        let work = Work::for_limit(limits.time_limit);
-        Plan::settle(instance, options, work, (limits.seed, threads), (&keeper.breaks, flag), found)
-    });
-    flag.store(false, Ordering::Relaxed);
-    plan.and_then(|plan| plan.lists(instance).map(|lists| (plan, lists))).ok()
+impl Run<'_> {
+    /// Settles the plan: given outright by a resumed run, else by the pilot
+    /// walks (the keeper watching the stop and the pilots' share of the time
+    /// limit, their full boards offered as the run's). Builds its candidate
+    /// lists; `None` when the board leaves no plan.
+    fn settle(&self) -> Option<(Plan, Lists)> {
+        let plan = std::thread::scope(|scope| {
+            let _over = RaiseOnDrop(&self.flag);
+            let pilot_ends = super::pilot::pilot_deadline(self.start, self.limits.time_limit);
+            let _ = scope.spawn(move || self.keeper.watch(&self.flag, self.stop, pilot_ends));
+            let pilots = Pilots {
+                work: Work::for_limit(self.limits.time_limit),
+                seed: self.limits.seed,
+                threads: self.threads,
+                best: &self.keeper.breaks,
+                stop: &self.flag,
+                found: &|board, _| self.keeper.offer(board),
+            };
+            Plan::settle(self.instance, self.options, &pilots)
+        });
+        self.flag.store(false, Ordering::Relaxed);
+        plan.and_then(|plan| plan.lists(self.instance).map(|lists| (plan, lists))).ok()
+    }
+
+    /// The walks of `plan` over `lists`, and CP-SAT completing their deep
+    /// partial boards, until the run is over; what they counted.
+    fn walk(&self, plan: &Plan, lists: &Lists) -> Stats {
+        let resume = self.options.resume.clone().unwrap_or_default();
+        let per_walk: Vec<AtomicU64> =
+            (0..self.threads).map(|t| AtomicU64::new(resume.attempts.get(t).copied().unwrap_or(0))).collect();
+        let placed: Vec<AtomicU64> = (0..self.threads).map(|_| AtomicU64::new(0)).collect();
+        let depths: Vec<AtomicUsize> = (0..=lists.free()).map(|_| AtomicUsize::new(0)).collect();
+        let (deepest, walks_over) = (AtomicUsize::new(0), AtomicBool::new(false));
+        let (queue, reported) = (Queue::default(), AtomicU64::new(0));
+        let found = |board: Board, _: usize| self.keeper.offer(board);
+        let deep = |board: Board, breaks: usize, depth: usize| {
+            let _ = reported.fetch_add(1, Ordering::Relaxed);
+            if self.keeper.worth(breaks + bound(self.instance, &board)) {
+                queue.push(board, breaks, depth);
+            }
+        };
+        let trace = AttemptTrace::from_env(resume.generation);
+        let walks = Walks {
+            lists,
+            attempt: first_attempt(self.options, lists, plan),
+            seed: segment_seed(self.limits.seed, resume.generation),
+            shared: Shared {
+                best: &self.keeper.breaks,
+                stop: &self.flag,
+                deadline: self.deadline,
+                found: &found,
+                deep: &deep,
+                deepest: &deepest,
+                placed: &placed,
+                node_limit: self.limits.node_limit,
+            },
+            per_walk: &per_walk,
+            done: &walks_over,
+            depths: &depths,
+            trace: &trace,
+        };
+        let progress = || self.progress(&walks, &queue);
+        std::thread::scope(|scope| {
+            let _over = RaiseOnDrop(&self.flag);
+            let _ = scope.spawn(|| self.keeper.watch(&self.flag, self.stop, self.deadline));
+            let _ = scope.spawn(|| report_progress(&self.flag, self.keeper.events(), &progress));
+            if plan.completion.cells > 0 {
+                let worker = Worker {
+                    instance: self.instance,
+                    completion: &plan.completion,
+                    keeper: &self.keeper,
+                    flag: &self.flag,
+                    seed: self.limits.seed,
+                };
+                let queue = &queue;
+                let _ = scope.spawn(move || queue.work(&worker));
+            }
+            std::thread::scope(|walkers| {
+                for t in 0..self.threads {
+                    let walks = &walks;
+                    let _ = walkers.spawn(move || walks.walk(t));
+                }
+            });
+            // The walks are over; the completions queued may still beat the best.
+            if walks_over.load(Ordering::Relaxed) {
+                queue.drain(&self.flag);
+            }
+            self.flag.store(true, Ordering::Relaxed);
+        });
+        self.keeper.events().progress(&progress());
+        Stats {
+            completions: queue.completed.load(Ordering::Relaxed),
+            reported: reported.load(Ordering::Relaxed),
+            completions_improved: queue.improved.load(Ordering::Relaxed),
+            dropped: queue.dropped.load(Ordering::Relaxed),
+            plan: plan.to_string(),
+            ..walks.counted()
+        }
+    }
+
+    /// The run's counters now.
+    fn progress(&self, walks: &Walks<'_>, queue: &Queue) -> Progress {
+        Progress {
+            seconds: self.start.elapsed().as_secs_f64(),
+            placements: walks.shared.placed.iter().map(|p| p.load(Ordering::Relaxed)).collect(),
+            attempts: walks.per_walk.iter().map(|a| a.load(Ordering::Relaxed)).collect(),
+            deepest: walks.shared.deepest.load(Ordering::Relaxed),
+            completed: queue.completed.load(Ordering::Relaxed),
+            queued: queue.len() as u64,
+            dropped: queue.dropped.load(Ordering::Relaxed),
+            best: self.keeper.best_score(),
+        }
+    }
+}
+
+/// Hands `progress()` to `events` every [`PROGRESS_EVERY`] until `flag` is raised.
+fn report_progress(flag: &AtomicBool, events: &dyn Events, progress: &(dyn Fn() -> Progress + Sync)) {
+    let mut next = Instant::now() + PROGRESS_EVERY;
+    while !flag.load(Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(20));
+        if Instant::now() >= next {
+            next += PROGRESS_EVERY;
+            events.progress(&progress());
+        }
+    }
 }
 
 /// The first attempt's settings for `plan` on `lists`.

@@ -1,6 +1,6 @@
 //! The scan walk's own rate: its placements and loop turns per second on one thread, nothing else running.
 
-use std::sync::atomic::{AtomicBool, AtomicUsize};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
 use std::time::{Duration, Instant};
 
 use super::options::Options;
@@ -93,7 +93,17 @@ fn walk_until(
     let none = |_: Board, _: usize| {};
     let none_deep = |_: Board, _: usize, _: usize| {};
     let (best, flag, deepest) = (AtomicUsize::new(usize::MAX), AtomicBool::new(false), AtomicUsize::new(0));
-    let shared = Shared { best: &best, stop: &flag, deadline, found: &none, deep: &none_deep, deepest: &deepest };
+    let placed = [AtomicU64::new(0)];
+    let shared = Shared {
+        best: &best,
+        stop: &flag,
+        deadline,
+        found: &none,
+        deep: &none_deep,
+        deepest: &deepest,
+        placed: &placed,
+        node_limit: None,
+    };
     let attempt = Attempt {
         budget: usize::MAX,
         cap: options.attempt_nodes.unwrap_or(super::options::SCAN_ATTEMPT_NODES),
@@ -106,7 +116,7 @@ fn walk_until(
     let mut speed = Speed { placements: 0, iterations: 0, attempts: 0, seconds: 0.0 };
     while deadline.is_some_and(|d| Instant::now() < d) && !stop.is_raised() {
         lists.shuffle(&mut Rng::new(seed.wrapping_add(speed.attempts)));
-        let ended = scan::attempt(&lists, &attempt, &shared);
+        let ended = scan::attempt(&lists, &attempt, &shared, 0);
         speed.placements += ended.nodes;
         speed.iterations += ended.iterations;
         speed.attempts += 1;

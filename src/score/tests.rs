@@ -30,36 +30,30 @@ pub(super) fn run_seen(instance: &Instance, options: &Options, limits: &Limits) 
         assert!(seen.last().is_none_or(|s| s.score < best.score), "{} then {}", seen.last().unwrap().score, best.score);
         seen.push(best.clone());
     };
-    let outcome = solve(instance, options, limits, &Stop::new(), &on_best);
+    let outcome = solve(instance, options, limits, &Stop::new(), &on_best).expect("no board rejected");
     let seen = seen.into_inner().unwrap();
     let last = seen.last().map(|b| b.score);
     assert_eq!(outcome.board.as_ref().map(|b| check(instance, b).score), last, "the best board is the last reported");
     (outcome, seen)
 }
 
-/// Both walks, each with its own default schedule.
-fn walks() -> [Options; 2] {
-    let budget =
-        Options { walk: Walk::Budget, schedule: Schedule::Ramp { unlock: 0.78, budget: None }, ..Options::default() };
-    [Options::default(), budget]
+/// The default options, and a ramp schedule (breaks from the first cell, one per four cells) on the row order.
+fn schedules() -> [Options; 2] {
+    let ramp = Options {
+        schedule: Schedule::Ramp { unlock: 0.0, budget: None },
+        order: Some(Order::Band { corner: crate::search::Corner::Nw, transposed: false, strip: 1 }),
+        ..Options::default()
+    };
+    [Options::default(), ramp]
 }
 
 #[test]
 fn small_planted_boards_reach_the_full_score() {
     for (side, frame, inner, seed) in [(5, 2, 4, 1), (6, 3, 6, 2), (7, 3, 8, 3)] {
         let p = planted(&PlantedSpec::square(side, frame, inner, seed)).unwrap();
-        let fail_first = Some(Order::FailFirst { corner: crate::search::Corner::Se, transposed: false });
-        let [scan, budget] = walks();
-        let runs = [scan, budget.clone(), Options { order: fail_first, ..budget }];
-        for options in runs {
+        for options in schedules() {
             let outcome = run(&p.instance, &options, &limits(30.0, 2));
-            assert_eq!(
-                outcome.status,
-                Status::Solved,
-                "{side}x{side} seed {seed}, {:?} {:?}",
-                options.walk,
-                options.order
-            );
+            assert_eq!(outcome.status, Status::Solved, "{side}x{side} seed {seed}, {options:?}");
             assert!(check(&p.instance, &outcome.board.unwrap()).is_solution());
         }
     }
@@ -83,7 +77,7 @@ fn one_thread_and_one_seed_give_the_same_boards_in_the_same_order() {
         let seen = Mutex::new(Vec::new());
         let on_best = |best: &Best| seen.lock().unwrap().push((best.board.clone(), best.score));
         let limits = Limits { threads: 1, seed: 7, node_limit: Some(2_000_000), ..Limits::default() };
-        let _ = solve(&instance, &options, &limits, &Stop::new(), &on_best);
+        let _ = solve(&instance, &options, &limits, &Stop::new(), &on_best).unwrap();
         seen.into_inner().unwrap()
     };
     let first = boards();
@@ -97,11 +91,11 @@ fn one_thread_and_one_seed_give_the_same_boards_in_the_same_order() {
 /// the search's board, proves the same score optimal.
 #[test]
 fn a_forced_mismatch_gives_the_best_possible_score_which_cpsat_confirms() {
-    for ((side, seed), walk) in [(4, 1), (5, 2)].into_iter().zip([Walk::Scan, Walk::Budget]) {
+    for (side, seed) in [(4, 1), (5, 2)] {
         let spec = PlantedSpec { clues: 1, ..PlantedSpec::square(side, 2, 3, seed) };
         let instance = forced_mismatch(&spec).unwrap().unwrap();
         let schedule = Schedule::Ramp { unlock: 0.0, budget: Some(4) };
-        let options = Options { walk, schedule, ..Options::default() };
+        let options = Options { schedule, ..Options::default() };
         let outcome = run(&instance, &options, &limits(30.0, 1));
         assert_eq!(outcome.status, Status::Unknown, "no full solution exists");
         let board = outcome.board.expect("a full board");
@@ -122,16 +116,13 @@ fn the_target_stops_the_run_and_bad_options_are_named() {
     assert!(high.check(&p.instance).unwrap_err().contains("--target"));
     let many = Options { schedule: Schedule::Steps(vec![(0, 1), (10, joins + 1)]), ..Options::default() };
     assert!(many.check(&p.instance).unwrap_err().contains("exceed"));
-    for walk in [Walk::Scan, Walk::Budget] {
-        let low = Options {
-            walk,
-            target: Some(joins - 10),
-            schedule: Schedule::Ramp { unlock: 0.0, budget: Some(10) },
-            ..Options::default()
-        };
-        let outcome = run(&p.instance, &low, &limits(30.0, 1));
-        assert!(check(&p.instance, &outcome.board.unwrap()).score >= joins - 10, "{walk:?}");
-    }
+    let low = Options {
+        target: Some(joins - 10),
+        schedule: Schedule::Ramp { unlock: 0.0, budget: Some(10) },
+        ..Options::default()
+    };
+    let outcome = run(&p.instance, &low, &limits(30.0, 1));
+    assert!(check(&p.instance, &outcome.board.unwrap()).score >= joins - 10);
 }
 
 /// A piece showing a colour no other piece has (99, far above the others)
@@ -144,10 +135,10 @@ fn a_colour_no_other_piece_has_never_gives_a_claimed_solution() {
     let mut p = planted(&PlantedSpec::square(5, 2, 3, 3)).unwrap();
     let inner = p.instance.pieces.iter().position(|q| q.0.iter().all(|&c| c != crate::puzzle::GREY)).unwrap();
     p.instance.pieces[inner].0[0] = 99;
-    for options in walks() {
+    for options in schedules() {
         let outcome = run(&p.instance, &options, &limits(3.0, 2));
-        assert_ne!(outcome.status, Status::Solved, "{:?}", options.walk);
-        assert!(outcome.board.is_some(), "{:?}: a full board with breaks exists", options.walk);
+        assert_ne!(outcome.status, Status::Solved, "{options:?}");
+        assert!(outcome.board.is_some(), "{options:?}: a full board with breaks exists");
     }
 }
 

@@ -42,69 +42,78 @@ pub const EXACT_SHARE: f64 = 0.05;
 /// Most seconds of that exact search.
 pub const EXACT_SECONDS: f64 = 3.0;
 
-/// The score search. The scan walk (`score::Walk::Scan`) is preceded by the
-/// exact search for [`EXACT_SHARE`] of the time limit (at most
-/// [`EXACT_SECONDS`]): boards it completes (the planted 12×12 5+17 in about a
-/// second) need no score at all. The budget walk runs on the order whose
-/// exact tree the estimator finds smallest (it reaches deepest before breaks
-/// unlock), unless the options name one. Either first step's seconds count
-/// in the time limit and in every best board's time.
+/// The score search, preceded (in a run that resumes nothing) by the exact
+/// search for [`EXACT_SHARE`] of the time limit (at most [`EXACT_SECONDS`]):
+/// boards it completes (the planted 12×12 5+17 in about a second) need no
+/// score at all. The exact search's seconds count in the time limit and in
+/// every best board's time.
+///
+/// # Errors
+/// A board the checker rejects (a bug).
 pub(super) fn score_search(
     instance: &Instance,
     options: &score::Options,
     limits: &Limits,
     stop: &Stop,
-    on_best: &(dyn Fn(&score::Best) + Sync),
-) -> Scored {
+    events: &dyn score::Events,
+) -> Result<Scored, Error> {
     let start = Instant::now();
     let limits = Limits { threads: SolverKind::Search.threads(limits.threads), ..*limits };
-    if options.walk == score::Walk::Scan && options.incumbent.is_none() {
+    if options.incumbent.is_none() && options.resume.is_none() {
         let seconds = limits.time_limit.map_or(EXACT_SECONDS, |t| (t * EXACT_SHARE).min(EXACT_SECONDS));
-        let exact = Limits { time_limit: Some(seconds), node_limit: None, ..limits };
-        let outcome = search::solve(instance, &search::Options::default(), &exact, stop);
-        if let (Status::Solved, Some(board)) = (outcome.status, &outcome.board) {
-            let best = score::Best { board: board.clone(), score: instance.grid.max_score(), seconds: outcome.seconds };
-            on_best(&best);
-            let stats = score::Stats {
-                nodes: outcome.stats.nodes,
-                best_breaks: Some(0),
-                best_seconds: Some(outcome.seconds),
-                ..score::Stats::default()
-            };
-            return Scored { status: Status::Solved, board: outcome.board, seconds: outcome.seconds, stats };
+        if let Some(solved) =
+            exact_first(instance, &Limits { time_limit: Some(seconds), node_limit: None, ..limits }, stop, events)?
+        {
+            return Ok(solved);
         }
     }
-    // The budget walk's order is the estimator's pick; the scan walk's is the band order.
-    let order = match options.walk {
-        score::Walk::Budget => options.order.or_else(|| search::best_order(instance, &limits, stop)),
-        score::Walk::Scan => options.order,
-    };
-    let options = score::Options { order, ..options.clone() };
-    // The estimates' seconds count: in the time limit, and in each best's time.
+    // The exact search's seconds count: in the time limit, and in each best's time.
     let spent = start.elapsed().as_secs_f64();
     let rest = Limits { time_limit: limits.time_limit.map(|t| (t - spent).max(0.01)), ..limits };
-    let mut outcome = score::solve(instance, &options, &rest, stop, &later(on_best, spent));
+    let mut outcome = score::solve(instance, options, &rest, stop, &later(events, spent))?;
     outcome.seconds += spent;
     outcome.stats.best_seconds = outcome.stats.best_seconds.map(|t| t + spent);
-    outcome
+    Ok(outcome)
 }
 
-/// `on_best` with each board first handed to fault injection under `name`
+/// The exact search within `limits`: its solution, checked and handed to `events`, if it finds one.
+fn exact_first(
+    instance: &Instance,
+    limits: &Limits,
+    stop: &Stop,
+    events: &dyn score::Events,
+) -> Result<Option<Scored>, Error> {
+    let outcome = search::solve(instance, &search::Options::default(), limits, stop);
+    let (Status::Solved, Some(board)) = (outcome.status, &outcome.board) else { return Ok(None) };
+    let report = crate::check::check(instance, board);
+    if !report.is_solution() {
+        return Err(Error::Rejected(format!("the exact search's board failed the checker: {report}")));
+    }
+    events.best(&score::Best { board: board.clone(), score: report.score, seconds: outcome.seconds });
+    let stats = score::Stats {
+        nodes: outcome.stats.nodes,
+        best_breaks: Some(0),
+        best_seconds: Some(outcome.seconds),
+        ..score::Stats::default()
+    };
+    Ok(Some(Scored { status: Status::Solved, board: outcome.board, seconds: outcome.seconds, stats }))
+}
+
+/// `events` with each board first handed to fault injection under `name`
 /// (which corrupts nothing outside the test build; see [`crate::fault`]).
-pub(super) fn injected<'a>(
-    name: &'static str,
-    on_best: &'a (dyn Fn(&score::Best) + Sync),
-) -> impl Fn(&score::Best) + Sync + 'a {
-    move |best: &score::Best| {
+pub(super) fn injected<'a>(name: &'static str, events: &'a dyn score::Events) -> impl score::Events + 'a {
+    let map = move |best: &score::Best| {
         let mut best = best.clone();
         crate::fault::inject(name, Some(&mut best.board));
-        on_best(&best);
-    }
+        best
+    };
+    score::MapBest { events, map }
 }
 
-/// `on_best` for a search that starts `offset` seconds into the run: each best's seconds count from the run's start.
-fn later<'a>(on_best: &'a (dyn Fn(&score::Best) + Sync), offset: f64) -> impl Fn(&score::Best) + Sync + 'a {
-    move |best: &score::Best| on_best(&score::Best { seconds: offset + best.seconds, ..best.clone() })
+/// `events` for a search that starts `offset` seconds into the run: each best's seconds count from the run's start.
+fn later(events: &dyn score::Events, offset: f64) -> impl score::Events + '_ {
+    let map = move |best: &score::Best| score::Best { seconds: offset + best.seconds, ..best.clone() };
+    score::MapBest { events, map }
 }
 
 /// Share of a score run's time limit the search gets before CP-SAT repairs its board.
@@ -121,26 +130,26 @@ pub(super) fn score_then_repair(
     options: &score::Options,
     limits: &Limits,
     stop: &Stop,
-    on_best: &(dyn Fn(&score::Best) + Sync),
+    events: &dyn score::Events,
 ) -> Result<Scored, Error> {
-    let walk_best = injected("search", on_best);
+    let walk_best = injected("search", events);
     let Some(total) = limits.time_limit else {
-        return Ok(score_search(instance, options, limits, stop, &walk_best));
+        return score_search(instance, options, limits, stop, &walk_best);
     };
     let start = Instant::now();
     let first = Limits { time_limit: Some(total * SEARCH_SHARE), ..*limits };
-    let mut outcome = score_search(instance, options, &first, stop, &walk_best);
+    let mut outcome = score_search(instance, options, &first, stop, &walk_best)?;
     if outcome.board.is_none() && !stop.is_raised() {
         // No full board from the walk, which never breaks a frame join (some
         // clue sets force one): CP-SAT completes the board in the rest of the time.
-        complete(instance, (limits, start), stop, &injected("cpsat", on_best), &mut outcome);
+        complete(instance, (limits, start), stop, &injected("cpsat", events), &mut outcome);
     }
     let target = options.target.unwrap_or(instance.grid.max_score());
     let reached = outcome.board.as_ref().is_some_and(|b| b.score(instance) >= target);
     if let (Some(board), false, false) = (outcome.board.clone(), reached, stop.is_raised()) {
         let offset = start.elapsed().as_secs_f64();
         let rest = Limits { time_limit: Some((total - offset).max(0.0)), ..*limits };
-        repair(instance, &board, (&rest, offset), (options.target, stop), &injected("repair", on_best), &mut outcome);
+        repair(instance, &board, (&rest, offset), (options.target, stop), &injected("repair", events), &mut outcome);
     }
     outcome.seconds = start.elapsed().as_secs_f64();
     Ok(outcome)
@@ -154,7 +163,7 @@ fn complete(
     instance: &Instance,
     (limits, start): (&Limits, Instant),
     stop: &Stop,
-    on_best: &(dyn Fn(&score::Best) + Sync),
+    events: &dyn score::Events,
     outcome: &mut Scored,
 ) {
     let offset = start.elapsed().as_secs_f64();
@@ -162,7 +171,7 @@ fn complete(
     let mut last = None;
     let mut found = |board: &Board, score: usize, seconds: f64| {
         last = Some((score, offset + seconds));
-        on_best(&score::Best { board: board.clone(), score, seconds: offset + seconds });
+        events.best(&score::Best { board: board.clone(), score, seconds: offset + seconds });
     };
     let completed = cpsat::maximize::maximize_from(instance, None, &rest, stop, &mut found);
     let stats = &mut outcome.stats;
@@ -188,13 +197,13 @@ fn repair(
     board: &Board,
     (limits, offset): (&Limits, f64),
     (target, stop): (Option<usize>, &Stop),
-    on_best: &(dyn Fn(&score::Best) + Sync),
+    events: &dyn score::Events,
     outcome: &mut Scored,
 ) {
     let mut last = None;
     let mut report = |board: &Board, score: usize, seconds: f64| {
         last = Some((score, offset + seconds));
-        on_best(&score::Best { board: board.clone(), score, seconds: offset + seconds });
+        events.best(&score::Best { board: board.clone(), score, seconds: offset + seconds });
     };
     let repaired = crate::improve::improve(instance, board, limits, target, stop, &mut report);
     let stats = &mut outcome.stats;

@@ -2,16 +2,13 @@
 
 use super::compose::SEARCH_SHARE;
 use super::{Limits, Solver, SolverKind, Stats};
-use crate::{cpsat, score, search};
+use crate::{cpsat, search};
 
 impl Solver {
-    /// One line saying what runs for the score objective with `walk`, for the `solver:` line of `solve`.
-    pub fn describe_score(&self, limits: &Limits, walk: score::Walk) -> String {
+    /// One line saying what runs for the score objective, for the `solver:` line of `solve`.
+    pub fn describe_score(&self, limits: &Limits) -> String {
         let walks = SolverKind::Search.threads(limits.threads);
-        let walk = match walk {
-            score::Walk::Scan => "scan",
-            score::Walk::Budget => "break-budget",
-        };
+        let walk = "scan";
         match self {
             Solver::Search(_) => {
                 format!("search for the score ({walk} walk on {walks} thread(s), seed {})", limits.seed)

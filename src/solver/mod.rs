@@ -108,9 +108,10 @@ impl Solver {
         }
     }
 
-    /// Looks for the best full board by matched joins within `limits`, calling
-    /// `on_best` with each board that beats the earlier ones (its board still to
-    /// be checked). The native search (`search`, and `auto`) walks with a break
+    /// Looks for the best full board by matched joins within `limits`, handing
+    /// `events` each board that beats the earlier ones (the native search's
+    /// checked already; CP-SAT's and the MIP's still to be checked by the
+    /// caller, as [`crate::score_run`] does) and the search's plan and counters. The native search (`search`, and `auto`) walks with a break
     /// budget ([`score`]); CP-SAT ([`cpsat::maximize::maximize_from`], in time slices) and
     /// the MIP ([`mip::solve_from`], through HiGHS' incumbent callback) maximize
     /// the matched joins of the whole board. All three start from
@@ -124,28 +125,28 @@ impl Solver {
         options: &score::Options,
         limits: &Limits,
         stop: &Stop,
-        on_best: &(dyn Fn(&score::Best) + Sync),
+        events: &dyn score::Events,
     ) -> Result<Outcome, Error> {
         let mut outcome = match self {
             Solver::Search(_) => {
-                compose::score_search(instance, options, limits, stop, &compose::injected("search", on_best))
+                compose::score_search(instance, options, limits, stop, &compose::injected("search", events))?
                     .map_stats(Stats::Score)
             }
             Solver::Auto(_) => {
-                compose::score_then_repair(instance, options, limits, stop, on_best)?.map_stats(Stats::Score)
+                compose::score_then_repair(instance, options, limits, stop, events)?.map_stats(Stats::Score)
             }
             Solver::Cpsat(_) => {
-                let report = compose::injected("cpsat", on_best);
+                let report = compose::injected("cpsat", events);
                 let mut found = |board: &Board, score: usize, seconds: f64| {
-                    report(&score::Best { board: board.clone(), score, seconds });
+                    score::Events::best(&report, &score::Best { board: board.clone(), score, seconds });
                 };
                 let incumbent = options.incumbent.as_ref();
                 cpsat::maximize::maximize_from(instance, incumbent, limits, stop, &mut found)?.map_stats(Stats::Cpsat)
             }
             Solver::Mip(mip_options) => {
-                let report = compose::injected("mip", on_best);
+                let report = compose::injected("mip", events);
                 let mut found = |board: &Board, score: usize, seconds: f64| {
-                    report(&score::Best { board: board.clone(), score, seconds });
+                    score::Events::best(&report, &score::Best { board: board.clone(), score, seconds });
                 };
                 let incumbent = options.incumbent.as_ref();
                 mip::solve_from(instance, mip_options, (limits, stop), incumbent, &mut found)?.map_stats(Stats::Mip)
@@ -245,7 +246,13 @@ mod tests {
         let instance = crate::generate::planted(&crate::generate::PlantedSpec::square(4, 2, 4, 1)).unwrap().instance;
         for &kind in SolverKind::VARIANTS.iter().filter(|k| !k.scores()) {
             let error = Solver::new(kind)
-                .solve_score(&instance, &score::Options::default(), &Limits::default(), &Stop::new(), &|_| {})
+                .solve_score(
+                    &instance,
+                    &score::Options::default(),
+                    &Limits::default(),
+                    &Stop::new(),
+                    &|_: &score::Best| {},
+                )
                 .unwrap_err()
                 .to_string();
             assert!(SolverKind::SCORING.iter().all(|k| error.contains(k.name())), "{error}");

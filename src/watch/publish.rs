@@ -167,7 +167,7 @@ fn draw(view: &live::View) -> [Value; 3] {
 /// The state object of `GET /state.json` without its clock: `title`,
 /// `label`, `jobs`, `status`, `started_unix`, `score`, `max_score`,
 /// `best_seconds`, `board`, `svg`, `bucas`, `history` ([seconds, score] per
-/// new best) and `arms`.
+/// new best), `arms` and `heartbeat` (a score run's last heartbeat line).
 fn state(view: &live::View, drawing: &[Value; 3]) -> Map<String, Value> {
     let arms: Vec<Value> = view
         .arms
@@ -189,6 +189,7 @@ fn state(view: &live::View, drawing: &[Value; 3]) -> Map<String, Value> {
         "bucas": drawing[2],
         "history": view.history,
         "arms": arms,
+        "heartbeat": view.heartbeat,
     }))
 }
 

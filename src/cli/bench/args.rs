@@ -118,14 +118,13 @@ pub(crate) struct ScoreSpeedArgs {
 
 #[derive(Args)]
 pub(crate) struct ScoreArgs {
-    /// Arms to run on each board: search (the score search's default: the scan
-    /// walk), budget (the break-budget walk, `--walk budget`), search+repair
-    /// (the walk, then CP-SAT repairing regions), cpsat (CP-SAT maximizing the
+    /// Arms to run on each board: search (the score search: the scan walk and
+    /// CP-SAT's completions), search+repair (the walk, then CP-SAT repairing regions), cpsat (CP-SAT maximizing the
     /// matched joins of the whole board), mip (HiGHS), dfs (its deepest partial
     /// board), blackwood (the field's published method, the Rust port of
     /// Blackwood's solver from the checkout named by EDGEMATCH_BLACKWOOD_DIR,
     /// its boards completed by CP-SAT; official-centre only, skipped without it).
-    #[arg(long, value_delimiter = ',', default_value = "search,budget,search+repair,cpsat,mip,dfs,blackwood")]
+    #[arg(long, value_delimiter = ',', default_value = "search,search+repair,cpsat,mip,dfs,blackwood")]
     pub(super) arms: Vec<ScoreArm>,
     #[command(flatten)]
     pub(super) boards: ScoreBoardArgs,

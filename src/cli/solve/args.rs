@@ -5,7 +5,6 @@ use std::path::PathBuf;
 use anyhow::{Result, bail};
 use clap::Args;
 use edgematch::cpsat::model::Formulation;
-use edgematch::score as score_walk;
 use edgematch::solver::{Limits, Objective, Solver, SolverKind};
 use edgematch::{cpsat, dfs, mip, portfolio, sat, search};
 
@@ -28,11 +27,14 @@ pub(crate) struct SolveArgs {
     /// `score` (the best full board by matched joins, for boards no solver completes).
     #[arg(long, value_enum, default_value_t = Objective::Full)]
     pub(super) objective: Objective,
-    /// Wall-clock limit in seconds (default: none).
+    /// Wall-clock limit in seconds (default: none). For a score run with
+    /// --checkpoint, the whole run's: a resumed run spends what its earlier
+    /// segments left.
     #[arg(long, value_parser = seconds)]
     pub(super) time_limit: Option<f64>,
     /// Stop after about this many placements, for reproducible measurements
-    /// (the DFS, the native search and both score walks count them).
+    /// (the DFS, the native search and the score walk count them; the score
+    /// walk stops within 65 536 placements of each walk past it).
     #[arg(long)]
     pub(super) node_limit: Option<u64>,
     /// Threads, for the solvers that run several: the portfolio's arms divide
@@ -41,7 +43,8 @@ pub(crate) struct SolveArgs {
     /// core this process may use (its CPU affinity and cgroup quota counted).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_THREADS)))]
     pub(super) threads: Option<u32>,
-    /// Random seed (CP-SAT's `random_seed`, HiGHS' seed, the DFS shuffling stream).
+    /// Random seed (CP-SAT's `random_seed`, HiGHS' seed, the DFS shuffling
+    /// stream, the score walks' attempts; a resumed score run keeps its checkpoint's).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(SEED_RANGE))]
     pub(super) seed: u64,
     /// Show the solver's own log (CP-SAT and HiGHS write it to standard output).
@@ -283,24 +286,16 @@ const TAKEN_BY: &[(&str, &[Objective], &[SolverKind])] = {
         ("--breaks", &[Score], &[Auto, Search]),
         ("--attempt-nodes", &[Score], &[Auto, Search]),
         ("--fill-order", &[Score], &[Auto, Search]),
-        ("--no-tileable", &[Score], &[Auto, Search]),
-        ("--walk", &[Score], &[Auto, Search]),
         ("--quota", &[Score], &[Auto, Search]),
         ("--completion", &[Score], &[Auto, Search]),
         ("--trace", &[Score], SolverKind::SCORING),
         ("--checkpoint", &[Score], SolverKind::SCORING),
         ("--checkpoint-every", &[Score], SolverKind::SCORING),
+        ("--heartbeat", &[Score], SolverKind::SCORING),
         ("--save-boards", &[Score], &[Auto, Search]),
         ("--save-from", &[Score], &[Auto, Search]),
     ]
 };
-
-/// Flags that only one walk of the score search takes.
-const WALK_ONLY: &[(&str, score_walk::Walk)] = &[
-    ("--no-tileable", score_walk::Walk::Budget),
-    ("--quota", score_walk::Walk::Scan),
-    ("--completion", score_walk::Walk::Scan),
-];
 
 /// The table of [`TAKEN_BY`] for `solve --help`: which flags each objective and solver take.
 pub(crate) fn flags_help() -> String {
@@ -310,7 +305,7 @@ pub(crate) fn flags_help() -> String {
         let solvers: Vec<String> = solvers.iter().map(ToString::to_string).collect();
         text += &format!("  {flag:<20} --objective {:<11} --solver {}\n", objectives.join(","), solvers.join(","));
     }
-    text + "  (--no-tileable: --walk budget only; --quota, --completion: --walk scan only)"
+    text
 }
 
 /// Whether `flag` is used by `objective` with `solver` (by [`TAKEN_BY`]; a flag not listed is used by all).
@@ -354,12 +349,6 @@ impl SolveArgs {
                 );
             }
         }
-        let walk = self.score.walk();
-        for &(flag, only) in WALK_ONLY {
-            if self.given().contains(&flag) && walk != only {
-                bail!("{flag} is an option of --walk {}, not of --walk {}", walk_name(only), walk_name(walk));
-            }
-        }
         Ok(())
     }
 
@@ -383,13 +372,6 @@ fn objective_name(objective: Objective) -> &'static str {
     match objective {
         Objective::Full => "full",
         Objective::Score => "score",
-    }
-}
-
-fn walk_name(walk: score_walk::Walk) -> &'static str {
-    match walk {
-        score_walk::Walk::Scan => "scan",
-        score_walk::Walk::Budget => "budget",
     }
 }
 

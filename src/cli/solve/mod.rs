@@ -44,7 +44,7 @@ pub(crate) fn run(args: SolveArgs) -> Result<ExitCode> {
     // This line is also the sign, for whoever waits on it, that Ctrl-C is handled from here on.
     let described = match args.objective {
         Objective::Full => solver.describe(&limits),
-        Objective::Score => solver.describe_score(&limits, args.score.walk()),
+        Objective::Score => solver.describe_score(&limits),
     };
     println!("solver: {described}");
     let running = edgematch::live::begin(&format!("{} on {}", args.solver, loaded.name), instance);
@@ -105,16 +105,13 @@ fn solve_objective(
 ) -> Result<Result<Outcome, Bug>> {
     Ok(match args.objective {
         Objective::Full => Ok(solver.solve(instance, limits, stop)?),
-        Objective::Score => {
-            let scored = score::solve(&args.score, solver, instance, limits, stop, args.out.as_deref())?;
-            match scored.rejected {
-                Some(why) => {
-                    eprintln!("edgematch: {why}; this is a bug");
-                    Err(Bug)
-                }
-                None => Ok(scored.outcome),
+        Objective::Score => match score::solve(&args.score, solver, instance, limits, stop, args.out.as_deref()) {
+            Err(error) if matches!(error.downcast_ref(), Some(edgematch::Error::Rejected(_))) => {
+                eprintln!("edgematch: {error}; this is a bug");
+                Err(Bug)
             }
-        }
+            scored => Ok(scored?),
+        },
     })
 }
 
@@ -166,10 +163,17 @@ fn report(
 /// `--out` is its best-board file, already written by its one owner).
 fn write_board(args: &SolveArgs, instance: &Instance, board: &Board, title: &str) -> Result<()> {
     if let Some(path) = &args.out {
-        if args.objective == Objective::Full {
-            write_atomic(path, board_json::to_string(board).as_bytes())?;
+        match args.objective {
+            Objective::Full => {
+                write_atomic(path, board_json::to_string(board).as_bytes())?;
+                println!("wrote {}", path.display());
+            }
+            // Written by the run's one owner as each best came: said only if the file holds this board.
+            Objective::Score if board_json::read(path).is_ok_and(|on_disk| on_disk == *board) => {
+                println!("wrote {}", path.display());
+            }
+            Objective::Score => eprintln!("edgematch: {} does not hold the best board (see above)", path.display()),
         }
-        println!("wrote {}", path.display());
     }
     if let Some(path) = &args.svg {
         write_atomic(path, render::svg(instance, board, title, render::Style::default()).as_bytes())?;

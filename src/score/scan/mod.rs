@@ -15,7 +15,7 @@
 //! depth of the attempt at or past a given depth are handed to the caller,
 //! who may complete them (with CP-SAT, see `complete.rs`).
 
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
 use super::lists::{Lists, Rec, Step};
@@ -34,13 +34,26 @@ pub(crate) struct Shared<'a> {
     pub(crate) stop: &'a AtomicBool,
     /// The wall-clock end of the run.
     pub(crate) deadline: Option<Instant>,
-    /// Called with each full board whose breaks are below `best` (which it sets).
+    /// Called with each full board whose breaks are below `best`, and the
+    /// walk's count of them; the receiver checks the board and lowers `best`
+    /// by the checker's count (the walk never lowers it).
     pub(crate) found: &'a (dyn Fn(Board, usize) + Sync),
     /// Called with a partial board (its breaks, its free cells filled) that
     /// reaches a new depth of its attempt at or past [`Attempt::report_from`].
     pub(crate) deep: &'a (dyn Fn(Board, usize, usize) + Sync),
     /// The most free cells any walk has filled at once.
     pub(crate) deepest: &'a AtomicUsize,
+    /// Placements each walk made so far (index: the walk), counted at every poll.
+    pub(crate) placed: &'a [AtomicU64],
+    /// The walks stop once their placements together reach this many.
+    pub(crate) node_limit: Option<u64>,
+}
+
+impl Shared<'_> {
+    /// Placements of all walks so far.
+    pub(crate) fn placements(&self) -> u64 {
+        self.placed.iter().map(|p| p.load(Ordering::Relaxed)).sum()
+    }
 }
 
 /// One attempt's settings.
@@ -311,10 +324,23 @@ fn scan(w: &mut Walk, poll_at: u64) -> Event {
     }
 }
 
-/// One attempt over `lists` (sorted for this attempt) until its tree within
-/// the allowance is walked, its cap is reached, or the run stops. Returns how
-/// it ended and what it did.
-pub(crate) fn attempt(lists: &Lists, settings: &Attempt, shared: &Shared<'_>) -> Ended {
+/// One attempt of walk `walk` over `lists` (sorted for this attempt) until
+/// its tree within the allowance is walked, its cap is reached, or the run
+/// stops (the node limit included). Its placements are added to the walk's
+/// count at every poll. Returns how it ended and what it did.
+pub(crate) fn attempt(lists: &Lists, settings: &Attempt, shared: &Shared<'_>, walk: usize) -> Ended {
+    let mut counted = 0;
+    let mut count = |nodes: u64| {
+        let _ = shared.placed[walk].fetch_add(nodes - counted, Ordering::Relaxed);
+        counted = nodes;
+    };
+    let ended = walk_attempt(lists, settings, shared, &mut count);
+    count(ended.nodes);
+    ended
+}
+
+/// [`attempt`], handing its placements so far to `count` at every poll.
+fn walk_attempt(lists: &Lists, settings: &Attempt, shared: &Shared<'_>, count: &mut dyn FnMut(u64)) -> Ended {
     let free = lists.free();
     if free == 0 {
         return Ended { end: End::Exhausted, nodes: 0, deepest: 0, iterations: 0 };
@@ -331,7 +357,6 @@ pub(crate) fn attempt(lists: &Lists, settings: &Attempt, shared: &Shared<'_>) ->
             Event::Full => {
                 let made = usize::from(w.breaks[free]);
                 if made < shared.best.load(Ordering::Relaxed) {
-                    shared.best.fetch_min(made, Ordering::Relaxed);
                     (shared.found)(w.board(lists), made);
                 }
                 w.deepest = free;
@@ -360,8 +385,12 @@ pub(crate) fn attempt(lists: &Lists, settings: &Attempt, shared: &Shared<'_>) ->
         }
         if poll.due(w.nodes) || w.nodes >= cap {
             poll.looked(w.nodes);
+            count(w.nodes);
             if w.nodes >= cap {
                 return w.ended(End::Capped);
+            }
+            if shared.node_limit.is_some_and(|n| shared.placements() >= n) {
+                return w.ended(End::Stopped);
             }
             let reference = shared.deepest.load(Ordering::Relaxed).max(settings.expect);
             let short = (w.deepest as f64) < STALLED * reference as f64;
@@ -385,102 +414,4 @@ pub(crate) fn attempt(lists: &Lists, settings: &Attempt, shared: &Shared<'_>) ->
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::puzzle::{Grid, Instance, Piece, Placement};
-
-    /// Two free cells side by side (a 2×1 board) with hand-made lists, so a
-    /// test sees exactly which records the scan places.
-    fn two_cells(first: Vec<Rec>, second: Vec<Rec>, allow: [u8; 2], need: [u16; 2]) -> Lists {
-        let instance =
-            Instance { grid: Grid { width: 2, height: 1 }, pieces: vec![Piece([0; 4]); 2], clues: Vec::new() };
-        let mut recs = first.clone();
-        recs.push(Rec::SENTINEL);
-        let second_head = recs.len() as u32;
-        recs.extend(second);
-        recs.push(Rec::SENTINEL);
-        // One key per side (a missing side reads key 0): step 0's table, then step 1's.
-        Lists {
-            recs,
-            starts: vec![0, second_head],
-            keys: 1,
-            steps: vec![
-                Step { cell: 0, a: 2, a_shift: 0, b: 2, b_shift: 0, table: 0, allow: allow[0], need: need[0] },
-                Step { cell: 1, a: 2, a_shift: 0, b: 2, b_shift: 0, table: 1, allow: allow[1], need: need[1] },
-            ],
-            slots: vec![0, 0, 0],
-            clue_board: Board::empty(instance.grid),
-            clue_pieces: vec![false; 2],
-            pieces: instance.pieces.clone(),
-        }
-    }
-
-    fn rec(piece: u16, breaks: u8, quota: u8) -> Rec {
-        Rec(u64::from(piece) << 32 | u64::from(breaks) << 48 | u64::from(quota) << 56)
-    }
-
-    /// Every full board the walk reports, with its breaks, in order.
-    fn boards(lists: &Lists) -> Vec<(Vec<usize>, usize)> {
-        let seen = std::sync::Mutex::new(Vec::new());
-        let found = |board: Board, breaks: usize| {
-            let pieces = board.cells.iter().map(|c| c.map_or(usize::MAX, |p: Placement| p.piece)).collect();
-            seen.lock().unwrap().push((pieces, breaks));
-        };
-        let deep = |_: Board, _: usize, _: usize| {};
-        let (best, stop, deepest) = (AtomicUsize::new(usize::MAX), AtomicBool::new(false), AtomicUsize::new(0));
-        let shared = Shared { best: &best, stop: &stop, deadline: None, found: &found, deep: &deep, deepest: &deepest };
-        let settings = Attempt {
-            budget: usize::MAX,
-            cap: 1_000,
-            extend: 0,
-            report_from: usize::MAX,
-            report_all: usize::MAX,
-            stall: 0,
-            expect: 0,
-        };
-        let end = attempt(lists, &settings, &shared).end;
-        let seen = seen.into_inner().unwrap();
-        // The tree is walked whole, or a perfect board ended the run.
-        assert!(end == End::Exhausted || (end == End::Stopped && seen.last().is_some_and(|b| b.1 == 0)), "{end:?}");
-        seen
-    }
-
-    /// The quota is a cut, not a filter: the lists are sorted with the most
-    /// quota sides first, so the scan stops at the first record that would
-    /// leave the quota unmet. Here that record (piece 0, one side) heads an
-    /// unsorted list and piece 1, with two sides, after it is never placed;
-    /// a scan that skipped instead of stopping would place it.
-    #[test]
-    fn the_quota_cuts_the_list_at_the_first_record_under_it() {
-        let lists = two_cells(vec![rec(0, 0, 1), rec(1, 0, 2)], vec![rec(0, 0, 0), rec(1, 0, 0)], [0, 0], [2, 0]);
-        assert!(boards(&lists).is_empty(), "the cut leaves nothing");
-        let lists = two_cells(vec![rec(1, 0, 2), rec(0, 0, 1)], vec![rec(0, 0, 0), rec(1, 0, 0)], [0, 0], [2, 0]);
-        assert_eq!(boards(&lists), vec![(vec![1, 0], 0)], "the head meets the quota");
-    }
-
-    /// The breaks allowed are cumulative per depth: a record that breaks a
-    /// join is placed only where the allowance, less the breaks already made,
-    /// covers it; and a record over it ends the scan (the records after it,
-    /// which break no more, are never tried). Fails if the cap is per cell
-    /// instead of cumulative, or read one depth off.
-    #[test]
-    fn breaks_are_capped_by_the_cumulative_allowance_at_each_depth() {
-        // Both cells offer only a breaking record: one break in all allows one of them, not both.
-        let lists = two_cells(vec![rec(0, 1, 0)], vec![rec(1, 1, 0)], [1, 1], [0, 0]);
-        assert!(boards(&lists).is_empty(), "two breaks exceed one");
-        let lists = two_cells(vec![rec(0, 1, 0)], vec![rec(1, 1, 0)], [1, 2], [0, 0]);
-        assert_eq!(boards(&lists), vec![(vec![0, 1], 2)]);
-        // No break at the first cell: its breaking record ends its scan, the exact one after it is never reached.
-        let lists = two_cells(vec![rec(0, 1, 0), rec(0, 0, 0)], vec![rec(1, 0, 0)], [0, 1], [0, 0]);
-        assert!(boards(&lists).is_empty());
-        let lists = two_cells(vec![rec(0, 0, 0), rec(0, 1, 0)], vec![rec(1, 0, 0)], [0, 1], [0, 0]);
-        assert_eq!(boards(&lists), vec![(vec![0, 1], 0)]);
-    }
-
-    /// A piece placed at the first cell is not placed again at the second.
-    #[test]
-    fn a_used_piece_is_skipped() {
-        let lists = two_cells(vec![rec(0, 0, 0)], vec![rec(0, 0, 0), rec(1, 0, 0)], [0, 0], [0, 0]);
-        assert_eq!(boards(&lists), vec![(vec![0, 1], 0)]);
-    }
-}
+mod tests;
