@@ -103,3 +103,37 @@ fn every_flag_is_taken_or_refused_as_the_help_table_says() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The help text of `flag` in `solve --help`: the lines after its own, up to the next flag.
+fn help_of(help: &str, flag: &str) -> String {
+    let mut lines = help.lines().skip_while(|l| !l.trim_start().starts_with(&format!("{flag} ")));
+    let _ = lines.next().unwrap_or_else(|| panic!("{flag} is not in --help"));
+    lines.take_while(|l| !l.trim_start().starts_with("--")).collect::<Vec<_>>().join(" ")
+}
+
+/// What `solve --help` says of the score flags' defaults and grammar is what
+/// the library does: each default named there is the value the run takes
+/// when the flag is left out (one source: the library's constants and
+/// `Default`s), and `--completion`'s grammar is the parser's order. Catches
+/// help that names an old default (it said "ramp:0.78" and "rarest:1+2"
+/// while the runs took the band and auto) or a grammar the parser reads in
+/// another order (it said CELLS[:SECONDS[:REOPEN]]).
+#[test]
+fn the_help_states_the_defaults_and_the_grammar_the_run_uses() {
+    use edgematch::score::{Completion, Quota, SCAN_ATTEMPT_NODES, Schedule};
+    use edgematch::score_run::{CHECKPOINT_EVERY, HEARTBEAT_EVERY};
+    let help = text(&run(&["solve", "--help"]));
+    let says = |flag: &str, words: String| {
+        let text = help_of(&help, flag);
+        assert!(text.contains(&words), "{flag}'s help should say {words:?}: {text}");
+    };
+    says("--breaks", format!("`{}[:B]` (the default", Schedule::default()));
+    says("--quota", format!("(the default, {}:", Quota::default()));
+    says("--attempt-nodes", format!("(default {SCAN_ATTEMPT_NODES},"));
+    says("--checkpoint-every", format!("(default {CHECKPOINT_EVERY})"));
+    says("--heartbeat", format!("(default {HEARTBEAT_EVERY})"));
+    says("--completion", "`CELLS[:EVERY[:SECONDS]]`".to_owned());
+    let parsed: Completion = "3:2:1.5".parse().unwrap();
+    assert_eq!((parsed.cells, parsed.every, parsed.seconds), (3, 2, 1.5), "CELLS:EVERY:SECONDS in this order");
+    assert_eq!(edgematch::score::Options::default().quota, Quota::default());
+}

@@ -26,7 +26,8 @@ pub(crate) struct ScoreArgs {
     /// from each depth on).
     #[arg(long, value_name = "SCHEDULE")]
     breaks: Option<Schedule>,
-    /// Placements per attempt before a restart with reshuffled candidates.
+    /// Placements per attempt before a restart with reshuffled candidates
+    /// (default 250000000, the published 5 × 10⁸ loop turns).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     attempt_nodes: Option<u64>,
     /// The fill order (a name such as `band-sw`, `band-sw-s3` or `row-scan`).
@@ -72,7 +73,7 @@ pub(crate) struct ScoreArgs {
     save_from: Option<usize>,
     /// Seconds between two heartbeat lines on stderr (placements/s per walk,
     /// attempts, the deepest depth, completions done/queued/dropped, the
-    /// best), also shown on the --watch page; 0: none. Default 60.
+    /// best), also shown on the --watch page; 0: none (default 60).
     #[arg(long, value_name = "S", value_parser = super::args::seconds_or_zero)]
     heartbeat: Option<f64>,
 }
