@@ -48,6 +48,7 @@ fn with_value(flag: &str, dir: &str) -> Vec<String> {
         "--fill-order" => Some("row-scan".to_owned()),
         "--quota" => Some("none".to_owned()),
         "--completion" => Some("none".to_owned()),
+        "--completers" => Some("1".to_owned()),
         "--trace" => Some(format!("{dir}/trace.jsonl")),
         "--checkpoint" => Some(format!("{dir}/run.checkpoint.json")),
         "--heartbeat" => Some("5".to_owned()),

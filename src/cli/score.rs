@@ -49,6 +49,11 @@ pub(crate) struct ScoreArgs {
     /// `plan:` line names it).
     #[arg(long, value_name = "COMPLETION")]
     completion: Option<score::Completion>,
+    /// CP-SAT completion workers beside the walks, each on a thread of its own
+    /// (default: one for every two walks, the split measured as the default
+    /// on two cores; the `completions:` line counts what they did).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=4096))]
+    completers: Option<u32>,
     /// Append one JSON line per new best board here: {"seconds", "score"}.
     #[arg(long, value_name = "FILE")]
     trace: Option<PathBuf>,
@@ -88,6 +93,7 @@ impl ScoreArgs {
             ("--fill-order", self.fill_order.is_some()),
             ("--quota", self.quota.is_some()),
             ("--completion", self.completion.is_some()),
+            ("--completers", self.completers.is_some()),
             ("--trace", self.trace.is_some()),
             // Before --checkpoint, which it needs: a refusal names the flag the user added last.
             ("--checkpoint-every", self.checkpoint_every.is_some()),
@@ -108,6 +114,7 @@ impl ScoreArgs {
             target: self.target,
             attempt_nodes: self.attempt_nodes,
             save: self.save_boards.clone().map(|dir| score::Save { dir, from: self.save_from }),
+            completers: self.completers.map(|k| k as usize),
             ..score::Options::default()
         }
     }

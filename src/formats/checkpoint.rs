@@ -12,6 +12,7 @@
 //!     "seed": 1,
 //!     "generation": 2,
 //!     "attempts": [31, 29],
+//!     "placements": 81234567890,
 //!     "plan": { "order": "band-sw", "breaks": "201:1,…", "quota": "3,6,8", "completion": "16:0:5" }
 //!   }
 //! }
@@ -66,6 +67,9 @@ pub struct RunState {
     pub generation: u64,
     /// Attempts each walk started, all segments so far.
     pub attempts: Vec<u64>,
+    /// Placements of all walks, all segments so far (up to each segment's last checkpoint).
+    #[serde(default)]
+    pub placements: u64,
     /// The plan the run settled (`None`: none yet, or a solver without one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plan: Option<SavedPlan>,
@@ -194,7 +198,7 @@ mod tests {
             quota: "none".to_owned(),
             completion: "none".to_owned(),
         };
-        let run = RunState { seed: 7, generation: 2, attempts: vec![3, 4], plan: Some(plan) };
+        let run = RunState { seed: 7, generation: 2, attempts: vec![3, 4], placements: 99, plan: Some(plan) };
         let checkpoint = Checkpoint { seconds: 12.5, board: p.solution.clone(), run: Some(run) };
         write(&path, &p.instance, &checkpoint).unwrap();
         assert_eq!(read(&path, &p.instance).unwrap(), checkpoint);

@@ -1,23 +1,23 @@
 //! CP-SAT finishes what the scan walk leaves: deep partial boards completed exactly, maximizing matched joins.
 //!
 //! The field's walks stop at a depth and leave the last cells empty. Here a
-//! walk hands to a queue each partial board that reaches a new depth of its
-//! attempt within [`Completion::cells`] of the end, and every one within
-//! [`Completion::every`] of it, unless a lower bound on the breaks its
-//! empty cells must still make ([`bound`]) says it cannot beat the best
-//! board. One worker takes the most promising (deepest, then fewest breaks)
-//! and asks CP-SAT for the placement of the pieces left over the empty cells
-//! that matches the most joins, every other cell pinned
-//! ([`crate::cpsat::repair`], whose model frees empty cells). Each full board
-//! it returns goes to the run's keeper like a walk's. The completions run
-//! beside the walks and count in the run's time.
+//! walk offers each partial board that reaches a new depth of its attempt
+//! within [`Completion::cells`] of the end, and every one within
+//! [`Completion::every`] of it, to the hand-off (`handoff.rs`: a few slots
+//! per walk, written without waiting or allocating). A pool of workers, each
+//! on its own thread, takes the most promising (deepest, then fewest breaks),
+//! skips it when a lower bound on the breaks its empty cells must still make
+//! ([`bound`]) says it cannot beat the best board, and asks CP-SAT for the
+//! placement of the pieces left over the empty cells that matches the most
+//! joins, every other cell pinned ([`crate::cpsat::repair`], whose model
+//! frees empty cells). Each full board it returns goes to the run's keeper
+//! like a walk's. The completions run beside the walks and count in the run's time.
 
-use std::collections::BinaryHeap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Condvar, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use super::completion::Completion;
+use super::handoff::{Handoff, Taken};
 use super::keeper::Keeper;
 use crate::outcome::Limits;
 use crate::puzzle::{Board, Instance};
@@ -28,114 +28,87 @@ use crate::stop::Stop;
 /// `results/score/` measured completions by depth).
 pub const TRACE_ENV: &str = "EDGEMATCH_TRACE_COMPLETIONS";
 
-/// A partial board waiting for its completion.
-#[derive(Debug)]
-struct Pending {
-    depth: usize,
-    breaks: usize,
-    /// Arrival number: among equals, the newest first.
-    seq: u64,
-    board: Board,
-}
-
-impl Pending {
-    fn rank(&self) -> (usize, std::cmp::Reverse<usize>, u64) {
-        (self.depth, std::cmp::Reverse(self.breaks), self.seq)
-    }
-}
-
-impl PartialEq for Pending {
-    fn eq(&self, other: &Self) -> bool {
-        self.rank() == other.rank()
-    }
-}
-impl Eq for Pending {}
-impl PartialOrd for Pending {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Pending {
-    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.rank().cmp(&other.rank())
-    }
-}
-
-/// Boards kept waiting at most; past it the least promising are dropped.
-const QUEUE: usize = 64;
-
-/// The partial boards waiting, best first, and what the worker did.
-#[derive(Default)]
-pub(crate) struct Queue {
-    pending: Mutex<(BinaryHeap<Pending>, u64)>,
-    ready: Condvar,
-    /// Boards completed, and those dropped unread.
+/// The completion workers of a run: the boards the walks offer, taken
+/// most promising first by each worker in turn, and what the workers did.
+pub(crate) struct Completers {
+    pub(crate) handoff: Handoff,
+    /// Boards completed, and the completions that beat the run's best.
     pub(crate) completed: AtomicU64,
-    pub(crate) dropped: AtomicU64,
-    /// Completions that gave a better board than the run had.
     pub(crate) improved: AtomicU64,
-    /// Raised while the worker completes a board (set as it takes one, under the queue's lock).
-    busy: AtomicBool,
+    /// Per depth (free cells filled): boards offered, and boards completed.
+    offered_at: Vec<AtomicU64>,
+    completed_at: Vec<AtomicU64>,
+    /// Workers holding a board now.
+    busy: AtomicUsize,
+    /// The bound, its counts of the pieces' sides made once.
+    pub(crate) bound: Bound,
 }
 
-impl Queue {
-    /// Queues a partial board with `breaks` mismatched joins and `depth` free cells filled.
-    pub(crate) fn push(&self, board: Board, breaks: usize, depth: usize) {
-        let mut guard = self.pending.lock().unwrap_or_else(|e| e.into_inner());
-        let (heap, seq) = &mut *guard;
-        *seq += 1;
-        heap.push(Pending { depth, breaks, seq: *seq, board });
-        if heap.len() > QUEUE {
-            // Drop the least promising: rebuild without the minimum.
-            let mut all = std::mem::take(heap).into_sorted_vec();
-            all.remove(0);
-            *heap = all.into();
-            let _ = self.dropped.fetch_add(1, Ordering::Relaxed);
+impl Completers {
+    /// The completers of a run of `walks` walks over `free` free cells of `instance`.
+    pub(crate) fn new(walks: usize, instance: &Instance, free: usize) -> Completers {
+        let counters = || (0..=free).map(|_| AtomicU64::new(0)).collect();
+        Completers {
+            handoff: Handoff::new(walks, instance.grid),
+            completed: AtomicU64::new(0),
+            improved: AtomicU64::new(0),
+            offered_at: counters(),
+            completed_at: counters(),
+            busy: AtomicUsize::new(0),
+            bound: Bound::new(instance),
         }
-        self.ready.notify_one();
     }
 
-    /// The most promising board, waiting up to 50 ms for one.
-    fn pop(&self) -> Option<Pending> {
-        let guard = self.pending.lock().unwrap_or_else(|e| e.into_inner());
-        let (mut guard, _) = self
-            .ready
-            .wait_timeout_while(guard, Duration::from_millis(50), |(heap, _)| heap.is_empty())
-            .unwrap_or_else(|e| e.into_inner());
-        let next = guard.0.pop();
-        if next.is_some() {
-            self.busy.store(true, Ordering::Relaxed);
+    /// Offers walk `walk`'s partial board of `depth` free cells with
+    /// `breaks`, written by `fill`: kept when `worth` says a completion of
+    /// it may beat the best (see [`Bound`]), else counted and let go. Never
+    /// waits and never allocates.
+    pub(crate) fn offer(
+        &self,
+        walk: usize,
+        (depth, breaks): (usize, usize),
+        fill: impl FnOnce(&mut Board),
+        worth: impl FnOnce(&Board) -> bool,
+    ) {
+        if let Some(count) = self.offered_at.get(depth) {
+            let _ = count.fetch_add(1, Ordering::Relaxed);
         }
-        next
+        self.handoff.offer(walk, (depth, breaks), fill, worth);
     }
 
-    /// Boards waiting.
-    pub(crate) fn len(&self) -> usize {
-        self.pending.lock().unwrap_or_else(|e| e.into_inner()).0.len()
+    /// Per depth with an offer: (depth, boards offered, boards completed), deepest first.
+    pub(crate) fn by_depth(&self) -> Vec<(usize, u64, u64)> {
+        let load = |c: &AtomicU64| c.load(Ordering::Relaxed);
+        let rows = self.offered_at.iter().zip(&self.completed_at).enumerate();
+        rows.rev().filter(|(_, (o, _))| load(o) > 0).map(|(d, (o, c))| (d, load(o), load(c))).collect()
     }
 
-    /// Waits until every queued board is completed (or skipped), or `flag` is
-    /// raised: the walks are over, and what they queued may still beat the best.
+    /// Takes boards one after the other until the worker's flag is raised:
+    /// each worth completing (the bound lets it beat the best) is completed.
+    pub(crate) fn work(&self, worker: &Worker<'_>) {
+        while !worker.flag.load(Ordering::Relaxed) {
+            let _ = self.busy.fetch_add(1, Ordering::Relaxed);
+            match self.handoff.take() {
+                Some(taken) if worker.keeper.worth(taken.breaks + self.bound.of(worker.instance, &taken.board)) => {
+                    self.complete(worker, taken);
+                }
+                Some(_) => {}
+                None => std::thread::sleep(Duration::from_millis(5)),
+            }
+            let _ = self.busy.fetch_sub(1, Ordering::Relaxed);
+        }
+    }
+
+    /// Waits until every board offered is completed (or skipped), or `flag`
+    /// is raised: the walks are over, and what they offered may still beat the best.
     pub(crate) fn drain(&self, flag: &AtomicBool) {
-        while !flag.load(Ordering::Relaxed) && (self.busy.load(Ordering::Relaxed) || self.len() > 0) {
+        while !flag.load(Ordering::Relaxed) && (self.busy.load(Ordering::Relaxed) > 0 || self.handoff.waiting() > 0) {
             std::thread::sleep(Duration::from_millis(20));
         }
     }
 
-    /// Completes queued boards one after the other until the worker's flag
-    /// is raised. A board whose breaks already leave it no better than the best is skipped.
-    pub(crate) fn work(&self, worker: &Worker<'_>) {
-        while !worker.flag.load(Ordering::Relaxed) {
-            let Some(pending) = self.pop() else { continue };
-            if worker.keeper.worth(pending.breaks) {
-                self.complete(worker, pending);
-            }
-            self.busy.store(false, Ordering::Relaxed);
-        }
-    }
-
-    /// Completes `pending` with CP-SAT and offers its full board to the keeper.
-    fn complete(&self, worker: &Worker<'_>, pending: Pending) {
+    /// Completes `taken` with CP-SAT and offers its full board to the keeper.
+    fn complete(&self, worker: &Worker<'_>, taken: Taken) {
         let Worker { instance, completion, keeper, flag, seed } = *worker;
         let limits = Limits { time_limit: Some(completion.seconds), node_limit: None, seed, threads: 1 };
         let stop = Stop::new();
@@ -151,17 +124,20 @@ impl Queue {
                     std::thread::sleep(Duration::from_millis(20));
                 }
             });
-            let done = crate::cpsat::repair(instance, &pending.board, &[], &limits, &stop);
+            let done = crate::cpsat::repair(instance, &taken.board, &[], &limits, &stop);
             finished.store(true, Ordering::Relaxed);
             done
         });
         let _ = self.completed.fetch_add(1, Ordering::Relaxed);
+        if let Some(count) = self.completed_at.get(taken.depth) {
+            let _ = count.fetch_add(1, Ordering::Relaxed);
+        }
         let Ok(done) = done else { return };
         if std::env::var_os(TRACE_ENV).is_some() {
             eprintln!(
                 "completion: depth {} breaks {} -> {:?} in {:.3} s (optimal {})",
-                pending.depth,
-                pending.breaks,
+                taken.depth,
+                taken.breaks,
                 done.board.as_ref().map(|b| b.score(instance)),
                 done.seconds,
                 done.optimal
@@ -197,28 +173,50 @@ pub(crate) struct Worker<'a> {
 /// the pieces' sides of their colour cannot all match, and a colour whose
 /// two counts differ by an odd number leaves a side unpaired (two such
 /// colours can share one break).
+#[cfg(test)]
 pub(crate) fn bound(instance: &Instance, board: &Board) -> usize {
-    let grid = instance.grid;
-    let colours = usize::from(instance.max_colour()) + 1;
-    let mut excess = vec![0i64; colours];
-    let mut held = vec![false; instance.pieces.len()];
-    for (cell, placed) in board.cells.iter().enumerate() {
-        let Some(p) = placed else { continue };
-        held[p.piece] = true;
-        for side in crate::puzzle::Side::ALL {
-            if grid.neighbour(cell, side).is_some_and(|n| board.cells[n].is_none()) {
-                excess[usize::from(instance.pieces[p.piece].side(p.rotation, side))] += 1;
+    Bound::new(instance).of(instance, board)
+}
+
+/// [`bound`] with the pieces' sides by colour counted once, so that each
+/// board's bound is counted without allocating (on the walk's thread).
+#[derive(Clone, Debug)]
+pub(crate) struct Bound {
+    /// Sides of each colour over all pieces.
+    sides: [i64; 256],
+}
+
+impl Bound {
+    pub(crate) fn new(instance: &Instance) -> Bound {
+        let mut sides = [0i64; 256];
+        for piece in &instance.pieces {
+            for &c in &piece.0 {
+                sides[usize::from(c)] += 1;
             }
         }
+        Bound { sides }
     }
-    for (piece, p) in instance.pieces.iter().enumerate().filter(|&(q, _)| !held[q]) {
-        let _ = piece;
-        for &c in &p.0 {
-            excess[usize::from(c)] -= 1;
+
+    /// The bound of `board` (see [`bound`]).
+    pub(crate) fn of(&self, instance: &Instance, board: &Board) -> usize {
+        let grid = instance.grid;
+        // Open sides less the sides of the pieces no cell holds, per colour.
+        let mut excess = self.sides.map(|n| -n);
+        for (cell, placed) in board.cells.iter().enumerate() {
+            let Some(p) = placed else { continue };
+            let piece = instance.pieces[p.piece];
+            for &c in &piece.0 {
+                excess[usize::from(c)] += 1;
+            }
+            for side in crate::puzzle::Side::ALL {
+                if grid.neighbour(cell, side).is_some_and(|n| board.cells[n].is_none()) {
+                    excess[usize::from(piece.side(p.rotation, side))] += 1;
+                }
+            }
         }
+        let (deficit, odd) = excess.iter().skip(1).fold((0i64, 0i64), |(d, o), &e| (d + e.max(0), o + (e & 1)));
+        deficit.max((odd + 1) / 2) as usize
     }
-    let (deficit, odd) = excess.iter().skip(1).fold((0i64, 0i64), |(d, o), &e| (d + e.max(0), o + (e & 1)));
-    deficit.max((odd + 1) / 2) as usize
 }
 
 #[cfg(test)]
@@ -301,11 +299,11 @@ mod tests {
             .count()
     }
 
-    /// A partial board of a planted instance goes through the queue to CP-SAT
+    /// A partial board of a planted instance goes through the hand-off to CP-SAT
     /// and comes back full, verified and scored: the planted board's own
     /// score, since its pieces complete it without a break.
     #[test]
-    fn the_worker_completes_a_queued_partial_board() {
+    fn the_worker_completes_an_offered_partial_board() {
         let p = planted(&PlantedSpec::square(6, 3, 5, 3)).unwrap();
         let mut partial = p.solution.clone();
         for cell in [28, 29, 33, 34, 35] {
@@ -314,8 +312,8 @@ mod tests {
         let seen = std::sync::Mutex::new(Vec::new());
         let on_best = |best: &crate::score::Best| seen.lock().unwrap().push(best.clone());
         let keeper = Keeper::new(&p.instance, &crate::score::Options::default(), std::time::Instant::now(), &on_best);
-        let queue = Queue::default();
-        queue.push(partial.clone(), 0, 31);
+        let queue = Completers::new(1, &p.instance, 31);
+        queue.offer(0, (31, 0), |board| board.clone_from(&partial), |_| true);
         let flag = AtomicBool::new(false);
         let completion = Completion::default();
         let worker = Worker { instance: &p.instance, completion: &completion, keeper: &keeper, flag: &flag, seed: 1 };

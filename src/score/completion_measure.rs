@@ -82,9 +82,12 @@ fn deepest_boards(lists: &Lists, how: &Measure, stop: &Stop) -> Vec<Board> {
     let free = lists.free();
     let found: Mutex<Vec<(usize, Board)>> = Mutex::new(Vec::new());
     let this_attempt: Mutex<Option<(usize, Board)>> = Mutex::new(None);
-    let deep = |board: Board, _: usize, depth: usize| {
+    let deep = |_: usize, recs: &[u64], _: usize| {
+        let depth = recs.len();
         let mut slot = this_attempt.lock().unwrap_or_else(|e| e.into_inner());
         if slot.as_ref().is_none_or(|(d, _)| depth > *d) {
+            let mut board = Board::empty(lists.clue_board.grid);
+            lists.fill_board(&mut board, recs);
             *slot = Some((depth, board));
         }
     };

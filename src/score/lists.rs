@@ -15,7 +15,7 @@
 
 use super::colour_keys;
 use crate::kernel::{Clues, NO_SIDE, fitting, rim_class};
-use crate::puzzle::{Board, Colour, GREY, Instance, Piece, Rotation, Side};
+use crate::puzzle::{Board, Colour, GREY, Instance, Piece, Placement, Rotation, Side};
 use crate::rng::Rng;
 
 /// One candidate: the colours it shows N, E, S, W (bytes 0–3), the piece
@@ -210,6 +210,18 @@ impl Lists {
             rng.shuffle_small(list);
             list.sort_by_key(|r| (r.breaks(), std::cmp::Reverse(r.quota())));
             start += len + 1;
+        }
+    }
+
+    /// Writes into `board` the clues and the records `recs` of the first free
+    /// cells of the order, one per step: no allocation (the board's cells are
+    /// overwritten in place).
+    pub(crate) fn fill_board(&self, board: &mut Board, recs: &[u64]) {
+        board.cells.clone_from(&self.clue_board.cells);
+        for (step, &slot) in self.steps.iter().zip(recs) {
+            let rec = Rec(slot);
+            let placement = Placement { piece: usize::from(rec.piece()), rotation: self.rotation(rec) };
+            board.cells[usize::from(step.cell)] = Some(placement);
         }
     }
 

@@ -21,6 +21,7 @@ mod completion;
 pub mod completion_measure;
 pub mod completion_times;
 mod events;
+mod handoff;
 mod keeper;
 mod lists;
 mod options;

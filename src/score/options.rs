@@ -36,6 +36,8 @@ pub struct Options {
     pub save: Option<Save>,
     /// Where a resumed run's walks take up their attempts (`None`: a fresh run).
     pub resume: Option<Resume>,
+    /// CP-SAT completion workers beside the walks (`None`: one for every two walks).
+    pub completers: Option<usize>,
 }
 
 /// Where a resumed run's walks take up their sequences of attempts, so that no
@@ -82,9 +84,13 @@ pub struct Stats {
     pub best_seconds: Option<f64>,
     /// The most free cells a walk filled at once (a full board fills them all).
     pub deepest: usize,
+    /// CPU seconds the walk threads used, all walks: placements per CPU-second
+    /// of a walk show what the hand-off to the completers costs it, whatever
+    /// else shares the cores.
+    pub walk_cpu_seconds: f64,
     /// How many attempts reached each depth (free cells filled) as their deepest.
     pub depths: Vec<usize>,
-    /// Partial boards the walks handed over for completion (before the bound's filter).
+    /// Partial boards the walks offered for completion (before the bound's filter).
     pub reported: u64,
     /// Partial boards CP-SAT completed.
     pub completions: u64,
@@ -92,6 +98,10 @@ pub struct Stats {
     pub completions_improved: u64,
     /// Partial boards offered for completion and dropped unread (the pool was behind).
     pub dropped: u64,
+    /// CP-SAT completion workers that ran beside the walks.
+    pub completers: usize,
+    /// Per depth with an offer, deepest first: (free cells filled, boards offered, boards completed).
+    pub completions_by_depth: Vec<(usize, u64, u64)>,
     /// `auto`: why CP-SAT's repair of the walk's board failed, if it did (the walk's board is kept).
     pub repair_failed: Option<String>,
     /// Distinct verified full boards by score, best first, from the best down

@@ -8,7 +8,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use super::completer::{Queue, Worker, bound};
+use super::completer::{Completers, Worker};
 use super::completion::Completion;
 use super::events::Events;
 use super::keeper::Keeper;
@@ -17,6 +17,10 @@ use crate::error::Error;
 use crate::outcome::{Limits, Outcome};
 use crate::puzzle::{Board, Instance};
 use crate::stop::{RaiseOnDrop, Stop};
+
+/// The feed's boards are dealt to this many mailboxes of the hand-off (each
+/// of `handoff::SLOTS` slots), so that a burst of them waits whole.
+const MAILBOXES: usize = 4;
 
 /// How often the feed is read.
 const POLL: Duration = Duration::from_millis(100);
@@ -43,7 +47,9 @@ pub fn complete(
     let options = Options::default();
     let keeper = Keeper::new(instance, &options, start, events);
     let deadline = limits.deadline(start);
-    let (flag, queue) = (AtomicBool::new(false), Queue::default());
+    let flag = AtomicBool::new(false);
+    let free = instance.grid.cells() - instance.clues.len();
+    let queue = Completers::new(MAILBOXES, instance, free);
     let mut reported = 0u64;
     std::thread::scope(|scope| {
         let _over = RaiseOnDrop(&flag);
@@ -53,11 +59,10 @@ pub fn complete(
         let _ = scope.spawn(move || queue.work(&worker));
         while !flag.load(Ordering::Relaxed) {
             for board in feed() {
-                reported += 1;
                 let (breaks, depth) = (breaks(instance, &board), free_placed(instance, &board));
-                if keeper.worth(breaks + bound(instance, &board)) {
-                    queue.push(board, breaks, depth);
-                }
+                let worth = |b: &Board| keeper.worth(breaks + queue.bound.of(instance, b));
+                queue.offer(reported as usize % MAILBOXES, (depth, breaks), |slot| slot.clone_from(&board), worth);
+                reported += 1;
             }
             std::thread::sleep(POLL);
         }
@@ -66,6 +71,9 @@ pub fn complete(
         completions: queue.completed.load(Ordering::Relaxed),
         reported,
         completions_improved: queue.improved.load(Ordering::Relaxed),
+        dropped: queue.handoff.dropped.load(Ordering::Relaxed),
+        completers: 1,
+        completions_by_depth: queue.by_depth(),
         ..Stats::default()
     };
     let finish = |status, board, stats| Outcome { status, board, seconds: start.elapsed().as_secs_f64(), stats };

@@ -86,7 +86,7 @@ pub(crate) fn reach(candidates: &[(Lists, usize)], pilots: &Pilots<'_>) -> Vec<R
     let one = |k: usize| {
         let mut lists = candidates[k].0.clone();
         let deep = AtomicU64::new(0);
-        let count = |_: Board, _: usize, _: usize| {
+        let count = |_: usize, _: &[u64], _: usize| {
             let _ = deep.fetch_add(1, Ordering::Relaxed);
         };
         let deepest = AtomicUsize::new(0);

@@ -4,7 +4,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use super::attempt_trace::AttemptTrace;
-use super::completer::{Queue, Worker, bound};
+use super::completer::{Completers, Worker};
 use super::events::{Events, Progress};
 use super::keeper::Keeper;
 use super::lists::Lists;
@@ -37,6 +37,8 @@ pub(crate) struct Walks<'a> {
     pub(crate) depths: &'a [AtomicUsize],
     /// Where each attempt's seed is written, if anywhere.
     pub(crate) trace: &'a AttemptTrace,
+    /// CPU nanoseconds the walk threads used, all walks (what the hand-off costs them shows here).
+    pub(crate) cpu_nanos: &'a AtomicU64,
 }
 
 impl Walks<'_> {
@@ -48,6 +50,7 @@ impl Walks<'_> {
             walks: self.per_walk.iter().map(|a| a.load(Ordering::Relaxed)).collect(),
             deepest: self.shared.deepest.load(Ordering::Relaxed),
             depths: self.depths.iter().map(|d| d.load(Ordering::Relaxed)).collect(),
+            walk_cpu_seconds: self.cpu_nanos.load(Ordering::Relaxed) as f64 * 1e-9,
             ..Stats::default()
         }
     }
@@ -58,6 +61,14 @@ impl Walks<'_> {
     /// with one seed walks the same attempts every time, and a resumed run
     /// none of the earlier segments'.
     pub(crate) fn walk(&self, t: usize) {
+        let cpu = crate::cubes::cpu::thread_seconds();
+        self.attempts(t);
+        let used = (crate::cubes::cpu::thread_seconds() - cpu).max(0.0);
+        let _ = self.cpu_nanos.fetch_add((used * 1e9) as u64, Ordering::Relaxed);
+    }
+
+    /// Walk `t`'s attempts, one after the other, until the run is over.
+    fn attempts(&self, t: usize) {
         let mut lists = self.lists.clone();
         let over = || {
             self.done.load(Ordering::Relaxed)
@@ -159,15 +170,15 @@ impl Run<'_> {
         let placed: Vec<AtomicU64> = (0..self.threads).map(|_| AtomicU64::new(0)).collect();
         let depths: Vec<AtomicUsize> = (0..=lists.free()).map(|_| AtomicUsize::new(0)).collect();
         let (deepest, walks_over) = (AtomicUsize::new(0), AtomicBool::new(false));
-        let (queue, reported) = (Queue::default(), AtomicU64::new(0));
+        let queue = Completers::new(self.threads, self.instance, lists.free());
         let found = |board: Board, _: usize| self.keeper.offer(board);
-        let deep = |board: Board, breaks: usize, depth: usize| {
-            let _ = reported.fetch_add(1, Ordering::Relaxed);
-            if self.keeper.worth(breaks + bound(self.instance, &board)) {
-                queue.push(board, breaks, depth);
-            }
+        let deep = |walk: usize, recs: &[u64], breaks: usize| {
+            let fill = |board: &mut Board| lists.fill_board(board, recs);
+            let worth = |board: &Board| self.keeper.worth(breaks + queue.bound.of(self.instance, board));
+            queue.offer(walk, (recs.len(), breaks), fill, worth);
         };
         let trace = AttemptTrace::from_env(resume.generation);
+        let cpu_nanos = AtomicU64::new(0);
         let walks = Walks {
             lists,
             attempt: first_attempt(self.options, lists, plan),
@@ -186,21 +197,22 @@ impl Run<'_> {
             done: &walks_over,
             depths: &depths,
             trace: &trace,
+            cpu_nanos: &cpu_nanos,
         };
         let progress = || self.progress(&walks, &queue);
         std::thread::scope(|scope| {
             let _over = RaiseOnDrop(&self.flag);
             let _ = scope.spawn(|| self.keeper.watch(&self.flag, self.stop, self.deadline));
             let _ = scope.spawn(|| report_progress(&self.flag, self.keeper.events(), &progress));
-            if plan.completion.cells > 0 {
-                let worker = Worker {
-                    instance: self.instance,
-                    completion: &plan.completion,
-                    keeper: &self.keeper,
-                    flag: &self.flag,
-                    seed: self.limits.seed,
-                };
-                let queue = &queue;
+            let worker = Worker {
+                instance: self.instance,
+                completion: &plan.completion,
+                keeper: &self.keeper,
+                flag: &self.flag,
+                seed: self.limits.seed,
+            };
+            for _ in 0..self.completers(plan) {
+                let (queue, worker) = (&queue, worker);
                 let _ = scope.spawn(move || queue.work(&worker));
             }
             std::thread::scope(|walkers| {
@@ -218,27 +230,44 @@ impl Run<'_> {
         self.keeper.events().progress(&progress());
         Stats {
             completions: queue.completed.load(Ordering::Relaxed),
-            reported: reported.load(Ordering::Relaxed),
+            reported: queue.handoff.offered.load(Ordering::Relaxed),
             completions_improved: queue.improved.load(Ordering::Relaxed),
-            dropped: queue.dropped.load(Ordering::Relaxed),
+            dropped: queue.handoff.dropped.load(Ordering::Relaxed),
+            completers: self.completers(plan),
+            completions_by_depth: queue.by_depth(),
             plan: plan.to_string(),
             ..walks.counted()
         }
     }
 
     /// The run's counters now.
-    fn progress(&self, walks: &Walks<'_>, queue: &Queue) -> Progress {
+    /// CP-SAT completion workers beside the walks: as the options say, else
+    /// one for every two walks (the split measured as the default on two
+    /// cores: two walks and one worker), none without completions.
+    fn completers(&self, plan: &Plan) -> usize {
+        if plan.completion.cells == 0 {
+            return 0;
+        }
+        self.options.completers.unwrap_or_else(|| default_completers(self.threads))
+    }
+
+    fn progress(&self, walks: &Walks<'_>, queue: &Completers) -> Progress {
         Progress {
             seconds: self.start.elapsed().as_secs_f64(),
             placements: walks.shared.placed.iter().map(|p| p.load(Ordering::Relaxed)).collect(),
             attempts: walks.per_walk.iter().map(|a| a.load(Ordering::Relaxed)).collect(),
             deepest: walks.shared.deepest.load(Ordering::Relaxed),
             completed: queue.completed.load(Ordering::Relaxed),
-            queued: queue.len() as u64,
-            dropped: queue.dropped.load(Ordering::Relaxed),
+            queued: queue.handoff.waiting() as u64,
+            dropped: queue.handoff.dropped.load(Ordering::Relaxed),
             best: self.keeper.best_score(),
         }
     }
+}
+
+/// The completion workers of a run of `walks` walks: one for every two.
+pub(crate) fn default_completers(walks: usize) -> usize {
+    walks.div_ceil(2).max(1)
 }
 
 /// Hands `progress()` to `events` every [`PROGRESS_EVERY`] until `flag` is raised.

@@ -91,7 +91,7 @@ fn walk_until(
     stop: &Stop,
 ) -> Speed {
     let none = |_: Board, _: usize| {};
-    let none_deep = |_: Board, _: usize, _: usize| {};
+    let none_deep = |_: usize, _: &[u64], _: usize| {};
     let (best, flag, deepest) = (AtomicUsize::new(usize::MAX), AtomicBool::new(false), AtomicUsize::new(0));
     let placed = [AtomicU64::new(0)];
     let shared = Shared {

@@ -23,6 +23,8 @@ pub(super) struct Feed<'a> {
     pub(super) rejected: Mutex<Option<String>>,
     /// The last counters the solver gave.
     pub(super) last: Mutex<Option<Progress>>,
+    /// Placements of the earlier segments.
+    pub(super) placements_before: u64,
 }
 
 impl Events for Feed<'_> {
@@ -65,6 +67,7 @@ impl Events for Feed<'_> {
             // A walk this segment does not run keeps its count from the earlier ones.
             let kept = run.attempts.iter().skip(progress.attempts.len());
             run.attempts = progress.attempts.iter().chain(kept).copied().collect();
+            run.placements = self.placements_before + progress.placements.iter().sum::<u64>();
         });
         *self.last.lock().unwrap_or_else(|e| e.into_inner()) = Some(progress.clone());
     }

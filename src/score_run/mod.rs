@@ -78,6 +78,8 @@ pub struct Run<'a> {
     options: score::Options,
     limits: Limits,
     resumed: Option<Resumed>,
+    /// Placements of the earlier segments (from the checkpoint's run state).
+    placements_before: u64,
 }
 
 impl<'a> Run<'a> {
@@ -114,7 +116,16 @@ impl<'a> Run<'a> {
             // The new generation is on disk before any attempt of it is walked.
             files.save()?;
         }
-        Ok(Run { instance, solver, setup, files, options: start.options, limits: start.limits, resumed: start.resumed })
+        Ok(Run {
+            instance,
+            solver,
+            setup,
+            files,
+            placements_before: start.state.placements,
+            options: start.options,
+            limits: start.limits,
+            resumed: start.resumed,
+        })
     }
 
     /// What the run resumes, if anything.
@@ -151,6 +162,7 @@ impl<'a> Run<'a> {
             stop: &run,
             rejected: Mutex::new(None),
             last: Mutex::new(None),
+            placements_before: self.placements_before,
         };
         let every = self.setup.checkpoint.as_ref().map(|_| self.setup.checkpoint_every);
         let finished = AtomicBool::new(false);

@@ -116,14 +116,26 @@ impl Stats {
                 ("nodes_per_second", format!("{:.0}", s.nodes as f64 / seconds.max(1e-9))),
                 ("attempts", s.attempts.to_string()),
                 ("walks", score_walks(&s.walks)),
+                (
+                    "placements_per_walk_cpu_second",
+                    if s.walk_cpu_seconds > 0.0 {
+                        format!("{:.0}", s.nodes as f64 / s.walk_cpu_seconds)
+                    } else {
+                        "-".to_owned()
+                    },
+                ),
                 ("best_breaks", s.best_breaks.map_or_else(|| "none".to_owned(), |b| b.to_string())),
                 ("best_seconds", s.best_seconds.map_or_else(|| "-".to_owned(), |t| format!("{t:.3}"))),
                 ("deepest", s.deepest.to_string()),
                 ("attempts_by_depth", score_depths(&s.depths)),
                 (
                     "completions",
-                    format!("{} of {} reported ({} better)", s.completions, s.reported, s.completions_improved),
+                    format!(
+                        "{} of {} offered ({} better, {} dropped unread) by {} CP-SAT worker(s)",
+                        s.completions, s.reported, s.completions_improved, s.dropped, s.completers
+                    ),
                 ),
+                ("completions_by_depth", score_completions(&s.completions_by_depth)),
                 ("boards_by_score", crate::score::census::describe(&s.census)),
                 (
                     "saved",
@@ -144,6 +156,12 @@ fn score_walks(walks: &[u64]) -> String {
         (Some(lo), Some(hi)) => format!("{} (attempts each {lo}-{hi})", walks.len()),
         _ => "0".to_owned(),
     }
+}
+
+/// The boards offered and completed at the deepest depths, as `DEPTH:COMPLETED/OFFERED` (at most six).
+fn score_completions(by_depth: &[(usize, u64, u64)]) -> String {
+    let parts: Vec<String> = by_depth.iter().take(6).map(|(d, o, c)| format!("{d}:{c}/{o}")).collect();
+    if parts.is_empty() { "-".to_owned() } else { parts.join(" ") }
 }
 
 /// The deepest depths the scan walk's attempts reached, deepest first, as `DEPTH:ATTEMPTS` (at most eight).

@@ -288,6 +288,7 @@ const TAKEN_BY: &[(&str, &[Objective], &[SolverKind])] = {
         ("--fill-order", &[Score], &[Auto, Search]),
         ("--quota", &[Score], &[Auto, Search]),
         ("--completion", &[Score], &[Auto, Search]),
+        ("--completers", &[Score], &[Auto, Search]),
         ("--trace", &[Score], SolverKind::SCORING),
         ("--checkpoint", &[Score], SolverKind::SCORING),
         ("--checkpoint-every", &[Score], SolverKind::SCORING),

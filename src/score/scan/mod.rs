@@ -20,7 +20,7 @@ use std::time::Instant;
 
 use super::lists::{Lists, Rec, Step};
 use crate::kernel::{Poll, SLOTS, boxed};
-use crate::puzzle::{Board, Placement};
+use crate::puzzle::Board;
 
 /// Placements between two looks at the clock and the shared flags.
 pub(crate) const POLL: u64 = 1 << 16;
@@ -38,9 +38,11 @@ pub(crate) struct Shared<'a> {
     /// walk's count of them; the receiver checks the board and lowers `best`
     /// by the checker's count (the walk never lowers it).
     pub(crate) found: &'a (dyn Fn(Board, usize) + Sync),
-    /// Called with a partial board (its breaks, its free cells filled) that
-    /// reaches a new depth of its attempt at or past [`Attempt::report_from`].
-    pub(crate) deep: &'a (dyn Fn(Board, usize, usize) + Sync),
+    /// Called with a partial board that reaches a new depth of its attempt at
+    /// or past [`Attempt::report_from`]: the walk, the records of its first
+    /// free cells (one per step of the order: see [`Lists::fill_board`]), and
+    /// its breaks. The receiver must copy what it keeps: no board is built.
+    pub(crate) deep: &'a (dyn Fn(usize, &[u64], usize) + Sync),
     /// The most free cells any walk has filled at once.
     pub(crate) deepest: &'a AtomicUsize,
     /// Placements each walk made so far (index: the walk), counted at every poll.
@@ -227,11 +229,7 @@ impl<'a> Walk<'a> {
     /// The board of the first `depth` free cells.
     fn board(&self, lists: &Lists) -> Board {
         let mut board = lists.clue_board.clone();
-        for (step, &slot) in self.steps.iter().zip(&self.slots).take(self.depth) {
-            let rec = Rec(slot);
-            let rotation = lists.rotation(rec);
-            board.cells[usize::from(step.cell)] = Some(Placement { piece: usize::from(rec.piece()), rotation });
-        }
+        lists.fill_board(&mut board, &self.slots[..self.depth]);
         board
     }
 }
@@ -334,13 +332,18 @@ pub(crate) fn attempt(lists: &Lists, settings: &Attempt, shared: &Shared<'_>, wa
         let _ = shared.placed[walk].fetch_add(nodes - counted, Ordering::Relaxed);
         counted = nodes;
     };
-    let ended = walk_attempt(lists, settings, shared, &mut count);
+    let ended = walk_attempt(lists, settings, (shared, walk), &mut count);
     count(ended.nodes);
     ended
 }
 
 /// [`attempt`], handing its placements so far to `count` at every poll.
-fn walk_attempt(lists: &Lists, settings: &Attempt, shared: &Shared<'_>, count: &mut dyn FnMut(u64)) -> Ended {
+fn walk_attempt(
+    lists: &Lists,
+    settings: &Attempt,
+    (shared, walk): (&Shared<'_>, usize),
+    count: &mut dyn FnMut(u64),
+) -> Ended {
     let free = lists.free();
     if free == 0 {
         return Ended { end: End::Exhausted, nodes: 0, deepest: 0, iterations: 0 };
@@ -378,7 +381,7 @@ fn walk_attempt(lists: &Lists, settings: &Attempt, shared: &Shared<'_>, count: &
                     }
                 }
                 if (new && w.depth >= settings.report_from) || w.depth >= settings.report_all {
-                    (shared.deep)(w.board(lists), usize::from(w.breaks[w.depth]), w.depth);
+                    (shared.deep)(walk, &w.slots[..w.depth], usize::from(w.breaks[w.depth]));
                 }
             }
             Event::Poll => {}

@@ -39,7 +39,7 @@ fn boards(lists: &Lists) -> Vec<(Vec<usize>, usize)> {
         let pieces = board.cells.iter().map(|c| c.map_or(usize::MAX, |p: Placement| p.piece)).collect();
         seen.lock().unwrap().push((pieces, breaks));
     };
-    let deep = |_: Board, _: usize, _: usize| {};
+    let deep = |_: usize, _: &[u64], _: usize| {};
     let (best, stop, deepest) = (AtomicUsize::new(usize::MAX), AtomicBool::new(false), AtomicUsize::new(0));
     let placed = [AtomicU64::new(0)];
     let shared = Shared {
