@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # A week, compressed: a score search on the official set (centre clue) for
 # MINUTES minutes of wall time, killed with SIGKILL at KILLS random moments and
-# resumed from its checkpoint each time. Checks that the best score never
-# goes down across a kill, that the checkpoint's seconds add up to the time
-# run (less at most one checkpoint interval per kill), and that the last
-# board verifies. Writes OUT/soak.md (the table) and keeps each segment's log.
+# resumed from its checkpoint each time (the same command: the checkpoint
+# keeps the seed, the plan, the attempts and the time spent). Checks that the
+# best score never goes down across a kill, that the checkpoint's seconds add
+# up to the time run (less at most one checkpoint interval per kill), that no
+# attempt seed is walked twice across the segments (EDGEMATCH_ATTEMPT_TRACE),
+# and that the last board verifies. With COMPARE=1, one unbroken run of the
+# same length follows, and the placements of all segments (the checkpoint's,
+# so work lost to a kill counts as lost) must be within 5% of its.
+# Writes OUT/soak.md (the table) and keeps each segment's log.
 #
-#   bash results/score/soak.sh [MINUTES [KILLS [OUT [THREADS]]]]
+#   [COMPARE=1] bash results/score/soak.sh [MINUTES [KILLS [OUT [THREADS]]]]
 #
 # Defaults: 30 minutes, 5 kills, results/score/soak, 2 threads. `.ci/run`
 # runs a short one (1 minute, 5 kills) in a temporary folder.
@@ -20,7 +25,7 @@ every=5
 bin=target/release/edgematch
 [ -x "$bin" ] || cargo build --release --quiet
 mkdir -p "$out"
-rm -f "$out"/best.json "$out"/run.checkpoint.json "$out"/trace.jsonl "$out"/segment-*.log
+rm -rf "$out"/best.json "$out"/run.checkpoint.json "$out"/trace.jsonl "$out"/segment-*.log "$out"/seeds.txt "$out"/unbroken
 pieces=data/official/pieces.txt
 clue=data/official/clue-centre.txt
 total=$((minutes * 60))
@@ -46,11 +51,10 @@ seconds_of() {
 # SIGKILL when $2 is "kill"), with the time limit left.
 segment() {
   local until=$1 how=$2 k=$3
-  local left=$((total - $(date +%s) + start))
   local args=(solve "$pieces" --clues "$clue" --objective score --solver search --threads "$threads"
-    --time-limit "$left" --checkpoint "$out/run.checkpoint.json" --checkpoint-every "$every"
-    --out "$out/best.json" --trace "$out/trace.jsonl" --seed "$k")
-  "$bin" "${args[@]}" >"$out/segment-$k.log" 2>&1 &
+    --time-limit "$total" --checkpoint "$out/run.checkpoint.json" --checkpoint-every "$every"
+    --out "$out/best.json" --trace "$out/trace.jsonl")
+  EDGEMATCH_ATTEMPT_TRACE="$out/seeds.txt" "$bin" "${args[@]}" >"$out/segment-$k.log" 2>&1 &
   local pid=$!
   if [ "$how" = kill ]; then
     sleep $((until - ($(date +%s) - start)))
@@ -99,6 +103,31 @@ if python3 -c "import sys; sys.exit(0 if -2 <= $lost <= $allowed else 1)"; then 
   failed=1
 fi
 verdict=$({ "$bin" verify "$pieces" "$out/best.json" --clues "$clue" || true; } | sed -n 's/^verdict: //p')
+# Every attempt seed of every segment, once.
+seeds=$(wc -l <"$out/seeds.txt")
+repeated=$(awk '{print $4}' "$out/seeds.txt" | sort | uniq -d | wc -l)
+if [ "$repeated" != 0 ]; then
+  echo "soak: $repeated attempt seeds were walked twice" >&2
+  failed=1
+fi
+placements_of() {
+  python3 -c "import json; print(json.load(open('$1'))['run'].get('placements', 0))"
+}
+placements=$(placements_of "$out/run.checkpoint.json")
+compared="(no unbroken run: COMPARE=1 runs one)"
+if [ "${COMPARE:-0}" = 1 ]; then
+  mkdir -p "$out/unbroken"
+  "$bin" solve "$pieces" --clues "$clue" --objective score --solver search --threads "$threads" \
+    --time-limit "$total" --checkpoint "$out/unbroken/run.checkpoint.json" --checkpoint-every "$every" \
+    --out "$out/unbroken/best.json" >"$out/unbroken/run.log" 2>&1 || true
+  unbroken=$(placements_of "$out/unbroken/run.checkpoint.json")
+  ratio=$(python3 -c "print(round($placements / max($unbroken, 1), 4))")
+  compared="against $unbroken in one unbroken run of $total s (ratio $ratio; it scored $(sed -n 's/^best board found: score \([0-9]*\).*/\1/p' "$out/unbroken/run.log"))"
+  if python3 -c "import sys; sys.exit(0 if $ratio >= 0.95 else 1)"; then :; else
+    echo "soak: the segments made $placements placements, $ratio of the unbroken run's" >&2
+    failed=1
+  fi
+fi
 commit=$(git rev-parse --short HEAD)
 {
   echo "# Soak: a score search killed $kills times and resumed"
@@ -120,10 +149,11 @@ commit=$(git rev-parse --short HEAD)
   echo
   echo "End: $end s of wall time; the checkpoint counts $final_seconds s (lost to the kills: $lost s,"
   echo "at most one checkpoint interval and a restart per kill allowed: $allowed s); the last board"
-  echo "scores $final_score, verdict: $verdict."
+  echo "scores $final_score, verdict: $verdict. Attempt seeds walked: $seeds, repeated: $repeated."
+  echo "Placements of all segments (to each one's last checkpoint): $placements, $compared."
   echo
   if [ "$failed" = 0 ]; then
-    echo "Checks: the best score never went down across a kill; the seconds add up; the last board verifies. All held."
+    echo "Checks: the best score never went down across a kill; the seconds add up; no attempt seed was walked twice; the last board verifies$( [ "${COMPARE:-0}" = 1 ] && echo "; the placements are within 5% of the unbroken run's"). All held."
   else
     echo "Checks FAILED: see the messages above."
   fi
