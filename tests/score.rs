@@ -601,3 +601,24 @@ fn cpsat_and_mip_resume_from_the_checkpoint_and_never_go_below_it() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A score run whose `--out` cannot be written (its folder does not exist)
+/// says so for each best and at the end, and never prints `wrote` for it.
+/// Before, `solve` printed `wrote FILE` for a score run whatever the file held.
+#[test]
+fn wrote_is_printed_only_when_the_file_holds_the_board() {
+    let dir = scratch("score-wrote");
+    let out = dir.join("no-such-folder").join("best.json");
+    let instance = model("planted-10x10-f5i17-s1.json");
+    let args = ["solve", &instance, "--objective", "score", "--time-limit", "5", "--out", out.to_str().unwrap()];
+    let output = run(&args);
+    let all = text(&output);
+    assert!(all.contains("best board") || all.contains("verdict"), "a board was found: {all}");
+    assert!(!all.contains("wrote "), "{all}");
+    assert!(all.contains("does not hold the best board"), "{all}");
+    let written = dir.join("best.json");
+    let output =
+        run(&["solve", &instance, "--objective", "score", "--time-limit", "5", "--out", written.to_str().unwrap()]);
+    assert!(text(&output).contains(&format!("wrote {}", written.display())), "{}", text(&output));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -110,7 +110,7 @@ impl<'a> Run<'a> {
         let saved = resume::read(setup.checkpoint.as_deref(), instance)?;
         let before = saved.as_ref().map_or(0.0, |c| c.seconds);
         let files = BestFiles::open(instance, setup.out.as_deref(), setup.checkpoint.as_deref(), before);
-        let start = resume::start(solver, options, limits, &files, (setup.checkpoint.as_deref(), saved))?;
+        let start = resume::start(solver, options, limits, &files, setup.checkpoint.as_deref(), saved)?;
         if setup.checkpoint.is_some() {
             files.set_run(start.state.clone());
             // The new generation is on disk before any attempt of it is walked.

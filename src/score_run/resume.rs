@@ -35,7 +35,7 @@ pub(super) fn read(path: Option<&Path>, instance: &Instance) -> Result<Option<Ch
 }
 
 /// The start of a run of `solver` with `options` and `limits` whose files
-/// are `files` and whose checkpoint (at `path`) read as `saved`. A run with a
+/// are `files` and whose checkpoint at `path` read as `saved` (`None`: none). A run with a
 /// board on disk resumes the better of the checkpoint's and `--out`'s; one
 /// whose checkpoint has a run state goes on with its seed, a new generation
 /// (so its attempts are seeded apart from every earlier segment's), the
@@ -49,7 +49,8 @@ pub(super) fn start(
     mut options: score::Options,
     limits: &Limits,
     files: &BestFiles<'_>,
-    (path, saved): (Option<&Path>, Option<Checkpoint>),
+    path: Option<&Path>,
+    saved: Option<Checkpoint>,
 ) -> Result<Start, Error> {
     let before = saved.as_ref().map_or(0.0, |c| c.seconds);
     let run = saved.as_ref().and_then(|c| c.run.clone());

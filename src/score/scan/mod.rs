@@ -332,7 +332,7 @@ pub(crate) fn attempt(lists: &Lists, settings: &Attempt, shared: &Shared<'_>, wa
         let _ = shared.placed[walk].fetch_add(nodes - counted, Ordering::Relaxed);
         counted = nodes;
     };
-    let ended = walk_attempt(lists, settings, (shared, walk), &mut count);
+    let ended = walk_attempt(lists, settings, shared, walk, &mut count);
     count(ended.nodes);
     ended
 }
@@ -341,7 +341,8 @@ pub(crate) fn attempt(lists: &Lists, settings: &Attempt, shared: &Shared<'_>, wa
 fn walk_attempt(
     lists: &Lists,
     settings: &Attempt,
-    (shared, walk): (&Shared<'_>, usize),
+    shared: &Shared<'_>,
+    walk: usize,
     count: &mut dyn FnMut(u64),
 ) -> Ended {
     let free = lists.free();
