@@ -128,16 +128,6 @@ impl<'a> Run<'a> {
         })
     }
 
-    /// What the run resumes, if anything.
-    pub fn resumed(&self) -> Option<&Resumed> {
-        self.resumed.as_ref()
-    }
-
-    /// The limits this segment runs with (a resumed run's seed and time left).
-    pub fn limits(&self) -> &Limits {
-        &self.limits
-    }
-
     /// Runs the solver for the best board until its limits or `stop`, each
     /// new best checked, written, traced and handed to `sink`. Returns the
     /// best board of the run (a resumed board included), the checkpoint saved.
