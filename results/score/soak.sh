@@ -7,18 +7,24 @@
 # up to the time run (less at most one checkpoint interval per kill), that no
 # attempt seed is walked twice across the segments (EDGEMATCH_ATTEMPT_TRACE),
 # and that the last board verifies. With COMPARE=1, one unbroken run of the
-# same length follows, and the placements of all segments (the checkpoint's,
-# so work lost to a kill counts as lost) must be within 5% of its.
+# same length runs alongside (started with the first segment, so both see the
+# same machine), and the placements of all segments (the checkpoint's, so
+# work lost to a kill counts as lost) must be within 5% of its. With CPUS set
+# (a taskset list, e.g. CPUS=0), both runs are pinned there, leaving the other
+# cores free.
 # Writes OUT/soak.md (the table) and keeps each segment's log.
 #
-#   [COMPARE=1] bash results/score/soak.sh [MINUTES [KILLS [OUT [THREADS]]]]
+#   [COMPARE=1] [CPUS=LIST] bash results/score/soak.sh [MINUTES [KILLS [OUT [THREADS]]]]
 #
-# Defaults: 30 minutes, 5 kills, results/score/soak, 2 threads. `.ci/run`
-# runs a short one (1 minute, 5 kills) in a temporary folder.
+# KILLS is a count (kills at random moments) or MIN-MAX in minutes (a kill
+# every MIN to MAX minutes, each gap drawn at random). Defaults: 30 minutes,
+# 5 kills, results/score/soak, 2 threads. `.ci/run` runs a short one
+# (1 minute, 5 kills) in a temporary folder.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 minutes=${1:-30}
 kills=${2:-5}
+kills_arg=$kills
 out=${3:-results/score/soak}
 threads=${4:-2}
 every=5
@@ -30,14 +36,29 @@ pieces=data/official/pieces.txt
 clue=data/official/clue-centre.txt
 total=$((minutes * 60))
 
-# The kill moments: KILLS distinct seconds in (10, total - 10), sorted.
+pin=()
+[ -n "${CPUS:-}" ] && pin=(taskset -c "$CPUS")
+
+# The kill moments: KILLS distinct seconds in (10, total - 10), sorted; or,
+# for MIN-MAX, gaps of MIN to MAX minutes until 10 s before the end.
 moments=$(python3 -c "
-import random, sys
-total, kills = $total, $kills
+import random
+total, kills = $total, '$kills'
 random.seed()
-span = range(10, max(total - 10, 12))
-print(' '.join(str(m) for m in sorted(random.sample(span, min(kills, len(span))))))
+if '-' in kills:
+    low, high = (int(m) * 60 for m in kills.split('-'))
+    at, moments = 0, []
+    while True:
+        at += random.randint(low, high)
+        if at >= total - 10:
+            break
+        moments.append(at)
+else:
+    span = range(10, max(total - 10, 12))
+    moments = sorted(random.sample(span, min(int(kills), len(span))))
+print(' '.join(str(m) for m in moments))
 ")
+kills=$(wc -w <<<"$moments")
 
 # The checker's score of the board in --out, and the checkpoint's seconds.
 score_of() {
@@ -54,7 +75,7 @@ segment() {
   local args=(solve "$pieces" --clues "$clue" --objective score --solver search --threads "$threads"
     --time-limit "$total" --checkpoint "$out/run.checkpoint.json" --checkpoint-every "$every"
     --out "$out/best.json" --trace "$out/trace.jsonl")
-  EDGEMATCH_ATTEMPT_TRACE="$out/seeds.txt" "$bin" "${args[@]}" >"$out/segment-$k.log" 2>&1 &
+  EDGEMATCH_ATTEMPT_TRACE="$out/seeds.txt" ${pin[@]+"${pin[@]}"} "$bin" "${args[@]}" >"$out/segment-$k.log" 2>&1 &
   local pid=$!
   if [ "$how" = kill ]; then
     sleep $((until - ($(date +%s) - start)))
@@ -64,6 +85,16 @@ segment() {
     wait "$pid" || true
   fi
 }
+
+# The unbroken run of the same length, alongside the segments.
+unbroken_pid=
+if [ "${COMPARE:-0}" = 1 ]; then
+  mkdir -p "$out/unbroken"
+  ${pin[@]+"${pin[@]}"} "$bin" solve "$pieces" --clues "$clue" --objective score --solver search --threads "$threads" \
+    --time-limit "$total" --checkpoint "$out/unbroken/run.checkpoint.json" --checkpoint-every "$every" \
+    --out "$out/unbroken/best.json" >"$out/unbroken/run.log" 2>&1 &
+  unbroken_pid=$!
+fi
 
 start=$(date +%s)
 rows=()
@@ -115,14 +146,11 @@ placements_of() {
 }
 placements=$(placements_of "$out/run.checkpoint.json")
 compared="(no unbroken run: COMPARE=1 runs one)"
-if [ "${COMPARE:-0}" = 1 ]; then
-  mkdir -p "$out/unbroken"
-  "$bin" solve "$pieces" --clues "$clue" --objective score --solver search --threads "$threads" \
-    --time-limit "$total" --checkpoint "$out/unbroken/run.checkpoint.json" --checkpoint-every "$every" \
-    --out "$out/unbroken/best.json" >"$out/unbroken/run.log" 2>&1 || true
+if [ -n "$unbroken_pid" ]; then
+  wait "$unbroken_pid" || true
   unbroken=$(placements_of "$out/unbroken/run.checkpoint.json")
   ratio=$(python3 -c "print(round($placements / max($unbroken, 1), 4))")
-  compared="against $unbroken in one unbroken run of $total s (ratio $ratio; it scored $(sed -n 's/^best board found: score \([0-9]*\).*/\1/p' "$out/unbroken/run.log"))"
+  compared="against $unbroken in one unbroken run of $total s alongside (ratio $ratio; it scored $(sed -n 's/^best board found: score \([0-9]*\).*/\1/p' "$out/unbroken/run.log"))"
   if python3 -c "import sys; sys.exit(0 if $ratio >= 0.95 else 1)"; then :; else
     echo "soak: the segments made $placements placements, $ratio of the unbroken run's" >&2
     failed=1
@@ -132,10 +160,10 @@ commit=$(git rev-parse --short HEAD)
 {
   echo "# Soak: a score search killed $kills times and resumed"
   echo
-  echo "Made by \`bash results/score/soak.sh $minutes $kills $out $threads\` at commit $commit,"
+  echo "Made by \`${COMPARE:+COMPARE=$COMPARE }${CPUS:+CPUS=$CPUS }bash results/score/soak.sh $minutes $kills_arg $out $threads\` at commit $commit,"
   echo "OR-Tools 9.15.6755, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg) at the end. The official"
   echo "set with its centre clue, \`solve --objective score --solver search --threads $threads\`,"
-  echo "checkpoint every $every s; SIGKILL at random moments, each segment resuming from the checkpoint."
+  echo "checkpoint every $every s; SIGKILL at random moments, each segment resuming from the checkpoint$( [ -n "${CPUS:-}" ] && echo "; both runs pinned to CPUs $CPUS")."
   echo
   echo "| kill | at wall second | --out's score after the kill (checker) | checkpoint seconds |"
   echo "|---:|---:|---:|---:|"
