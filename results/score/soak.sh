@@ -14,7 +14,10 @@
 # cores free.
 # Writes OUT/soak.md (the table) and keeps each segment's log.
 #
-#   [COMPARE=1] [CPUS=LIST] bash results/score/soak.sh [MINUTES [KILLS [OUT [THREADS]]]]
+#   [COMPARE=1] [CPUS=LIST] [BIN=PATH] bash results/score/soak.sh [MINUTES [KILLS [OUT [THREADS]]]]
+#
+# BIN is the binary to soak (default target/release/edgematch, built if
+# missing): give a copy when you build while the soak runs.
 #
 # KILLS is a count (kills at random moments) or MIN-MAX in minutes (a kill
 # every MIN to MAX minutes, each gap drawn at random). Defaults: 30 minutes,
@@ -28,7 +31,8 @@ kills_arg=$kills
 out=${3:-results/score/soak}
 threads=${4:-2}
 every=5
-bin=target/release/edgematch
+bin=${BIN:-target/release/edgematch}
+commit=$(git rev-parse --short HEAD)
 [ -x "$bin" ] || cargo build --release --quiet
 mkdir -p "$out"
 rm -rf "$out"/best.json "$out"/run.checkpoint.json "$out"/trace.jsonl "$out"/segment-*.log "$out"/seeds.txt "$out"/unbroken
@@ -156,7 +160,6 @@ if [ -n "$unbroken_pid" ]; then
     failed=1
   fi
 fi
-commit=$(git rev-parse --short HEAD)
 {
   echo "# Soak: a score search killed $kills times and resumed"
   echo
