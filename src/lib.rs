@@ -74,6 +74,7 @@ pub mod bench;
 pub mod best_file;
 pub mod check;
 pub mod cpsat;
+pub mod cpu;
 pub mod cubes;
 pub mod dfs;
 pub mod encodings;

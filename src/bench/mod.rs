@@ -9,6 +9,7 @@ pub mod external;
 pub mod reach;
 pub mod records;
 pub mod reference;
+pub mod replay;
 pub mod report;
 pub mod runs;
 pub mod score;

@@ -6,8 +6,9 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use edgematch::check::check;
+use edgematch::cpu;
 use edgematch::cubes::result::{self, CubeResult, result_path};
-use edgematch::cubes::{self, Cube, cpu, file, local};
+use edgematch::cubes::{self, Cube, file, local};
 use edgematch::error::Error;
 use edgematch::formats::{board_json, load};
 use edgematch::output::write_atomic;

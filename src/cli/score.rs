@@ -49,9 +49,10 @@ pub(crate) struct ScoreArgs {
     /// `plan:` line names it).
     #[arg(long, value_name = "COMPLETION")]
     completion: Option<score::Completion>,
-    /// CP-SAT completion workers beside the walks, each on a thread of its own
-    /// (default: one for every two walks, the split measured as the default
-    /// on two cores; the `completions:` line counts what they did).
+    /// CP-SAT completion workers beside the walks, each on a thread of its own,
+    /// fixed (default: one for every two walks to start, then every 30 s as
+    /// many as the run's figures ask, up to one per walk: the `split:` line
+    /// says why; the `completions:` line counts what they did).
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=4096))]
     completers: Option<u32>,
     /// Append one JSON line per new best board here: {"seconds", "score"}.
@@ -154,6 +155,10 @@ impl Sink for Printed<'_> {
 
     fn plan(&self, plan: &str) {
         println!("plan: {plan}");
+    }
+
+    fn split(&self, split: &str) {
+        println!("split: {split}");
     }
 
     fn best(&self, best: &Verified<'_>) {

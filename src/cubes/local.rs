@@ -9,9 +9,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use super::cpu;
 use super::split::Split;
 use crate::check::check;
+use crate::cpu;
 use crate::error::Error;
 use crate::puzzle::{Board, Instance};
 use crate::solver::{self, Limits, Solver, Status};

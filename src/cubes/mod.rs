@@ -11,7 +11,6 @@
 //! - `cpu.rs`: CPU clocks.
 
 pub mod collect;
-pub mod cpu;
 pub mod file;
 pub mod local;
 pub mod result;

@@ -19,6 +19,8 @@ use std::time::Duration;
 use super::completion::Completion;
 use super::handoff::{Handoff, Taken};
 use super::keeper::Keeper;
+use super::options::Stats;
+use super::split::DepthCounts;
 use crate::outcome::Limits;
 use crate::puzzle::{Board, Instance};
 use crate::stop::Stop;
@@ -35,26 +37,39 @@ pub(crate) struct Completers {
     /// Boards completed, and the completions that beat the run's best.
     pub(crate) completed: AtomicU64,
     pub(crate) improved: AtomicU64,
-    /// Per depth (free cells filled): boards offered, and boards completed.
-    offered_at: Vec<AtomicU64>,
-    completed_at: Vec<AtomicU64>,
+    /// What went on at each depth (free cells filled), for the split (`split.rs`).
+    at: Vec<AtDepth>,
     /// Workers holding a board now.
     busy: AtomicUsize,
+    /// Workers that take boards: those numbered from this on wait (the split sets it).
+    pub(crate) active: AtomicUsize,
     /// The bound, its counts of the pieces' sides made once.
     pub(crate) bound: Bound,
 }
 
+/// The counts of one depth.
+#[derive(Default)]
+struct AtDepth {
+    offered: AtomicU64,
+    /// Offers the bound kept.
+    kept: AtomicU64,
+    completed: AtomicU64,
+    improved: AtomicU64,
+    /// CPU time of the completions, in nanoseconds.
+    cpu_nanos: AtomicU64,
+}
+
 impl Completers {
-    /// The completers of a run of `walks` walks over `free` free cells of `instance`.
+    /// The completers of a run of `walks` walks over `free` free cells of
+    /// `instance`; every worker takes boards until [`Completers::active`] is lowered.
     pub(crate) fn new(walks: usize, instance: &Instance, free: usize) -> Completers {
-        let counters = || (0..=free).map(|_| AtomicU64::new(0)).collect();
         Completers {
             handoff: Handoff::new(walks, instance.grid),
             completed: AtomicU64::new(0),
             improved: AtomicU64::new(0),
-            offered_at: counters(),
-            completed_at: counters(),
+            at: (0..=free).map(|_| AtDepth::default()).collect(),
             busy: AtomicUsize::new(0),
+            active: AtomicUsize::new(usize::MAX),
             bound: Bound::new(instance),
         }
     }
@@ -70,23 +85,59 @@ impl Completers {
         fill: impl FnOnce(&mut Board),
         worth: impl FnOnce(&Board) -> bool,
     ) {
-        if let Some(count) = self.offered_at.get(depth) {
-            let _ = count.fetch_add(1, Ordering::Relaxed);
+        let kept = self.handoff.offer(walk, (depth, breaks), fill, worth);
+        if let Some(at) = self.at.get(depth) {
+            let _ = at.offered.fetch_add(1, Ordering::Relaxed);
+            let _ = at.kept.fetch_add(u64::from(kept), Ordering::Relaxed);
         }
-        self.handoff.offer(walk, (depth, breaks), fill, worth);
     }
 
     /// Per depth with an offer: (depth, boards offered, boards completed), deepest first.
     pub(crate) fn by_depth(&self) -> Vec<(usize, u64, u64)> {
         let load = |c: &AtomicU64| c.load(Ordering::Relaxed);
-        let rows = self.offered_at.iter().zip(&self.completed_at).enumerate();
-        rows.rev().filter(|(_, (o, _))| load(o) > 0).map(|(d, (o, c))| (d, load(o), load(c))).collect()
+        let rows = self.at.iter().enumerate().rev();
+        rows.filter(|(_, at)| load(&at.offered) > 0)
+            .map(|(d, at)| (d, load(&at.offered), load(&at.completed)))
+            .collect()
     }
 
-    /// Takes boards one after the other until the worker's flag is raised:
-    /// each worth completing (the bound lets it beat the best) is completed.
-    pub(crate) fn work(&self, worker: &Worker<'_>) {
+    /// `stats` with what the completers counted.
+    pub(crate) fn counted(&self, stats: Stats) -> Stats {
+        Stats {
+            completions: self.completed.load(Ordering::Relaxed),
+            reported: self.handoff.offered.load(Ordering::Relaxed),
+            completions_improved: self.improved.load(Ordering::Relaxed),
+            dropped: self.handoff.dropped.load(Ordering::Relaxed),
+            completers: self.active.load(Ordering::Relaxed),
+            completions_by_depth: self.by_depth(),
+            ..stats
+        }
+    }
+
+    /// Per depth with a kept offer: what the split is derived from.
+    pub(crate) fn counts(&self) -> Vec<DepthCounts> {
+        let load = |c: &AtomicU64| c.load(Ordering::Relaxed);
+        let rows = self.at.iter().enumerate().filter(|(_, at)| load(&at.kept) > 0);
+        rows.map(|(depth, at)| DepthCounts {
+            depth,
+            kept: load(&at.kept),
+            completed: load(&at.completed),
+            improved: load(&at.improved),
+            cpu_seconds: load(&at.cpu_nanos) as f64 * 1e-9,
+        })
+        .collect()
+    }
+
+    /// Worker `index` takes boards one after the other until the worker's
+    /// flag is raised (waiting while its number is not among the
+    /// [`Completers::active`]): each worth completing (the bound lets it
+    /// beat the best) is completed.
+    pub(crate) fn work(&self, worker: &Worker<'_>, index: usize) {
         while !worker.flag.load(Ordering::Relaxed) {
+            if index >= self.active.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(20));
+                continue;
+            }
             let _ = self.busy.fetch_add(1, Ordering::Relaxed);
             match self.handoff.take() {
                 Some(taken) if worker.keeper.worth(taken.breaks + self.bound.of(worker.instance, &taken.board)) => {
@@ -112,6 +163,7 @@ impl Completers {
         let Worker { instance, completion, keeper, flag, seed } = *worker;
         let limits = Limits { time_limit: Some(completion.seconds), node_limit: None, seed, threads: 1 };
         let stop = Stop::new();
+        let cpu_before = crate::cpu::thread_seconds();
         // Raised with the run's flag, so a completion never outlives the run.
         let finished = AtomicBool::new(false);
         let done = std::thread::scope(|scope| {
@@ -128,10 +180,11 @@ impl Completers {
             finished.store(true, Ordering::Relaxed);
             done
         });
+        let at = &self.at[taken.depth.min(self.at.len() - 1)];
+        let cpu = crate::cpu::thread_seconds() - cpu_before;
+        let _ = at.cpu_nanos.fetch_add((cpu.max(0.0) * 1e9) as u64, Ordering::Relaxed);
         let _ = self.completed.fetch_add(1, Ordering::Relaxed);
-        if let Some(count) = self.completed_at.get(taken.depth) {
-            let _ = count.fetch_add(1, Ordering::Relaxed);
-        }
+        let _ = at.completed.fetch_add(1, Ordering::Relaxed);
         let Ok(done) = done else { return };
         if std::env::var_os(TRACE_ENV).is_some() {
             eprintln!(
@@ -147,6 +200,7 @@ impl Completers {
             let breaks = instance.grid.max_score() - board.score(instance);
             if breaks < keeper.breaks.load(Ordering::Relaxed) {
                 let _ = self.improved.fetch_add(1, Ordering::Relaxed);
+                let _ = at.improved.fetch_add(1, Ordering::Relaxed);
             }
             keeper.offer(board);
         }
@@ -317,8 +371,11 @@ mod tests {
         let flag = AtomicBool::new(false);
         let completion = Completion::default();
         let worker = Worker { instance: &p.instance, completion: &completion, keeper: &keeper, flag: &flag, seed: 1 };
+        // Worker 1 of a pool of one waits: the board stays for worker 0.
+        queue.active.store(1, Ordering::Relaxed);
         std::thread::scope(|scope| {
-            let _ = scope.spawn(|| queue.work(&worker));
+            let _ = scope.spawn(|| queue.work(&worker, 1));
+            let _ = scope.spawn(|| queue.work(&worker, 0));
             while queue.completed.load(Ordering::Relaxed) == 0 {
                 std::thread::sleep(Duration::from_millis(10));
             }
@@ -333,5 +390,33 @@ mod tests {
             seen[0].board.cells.iter().zip(&partial.cells).all(|(a, b)| b.is_none() || a == b),
             "placed cells kept"
         );
+        // The figures the split reads: one kept offer and one timed completion, at depth 31.
+        let counts = queue.counts();
+        assert_eq!((counts.len(), counts[0].depth, counts[0].kept, counts[0].completed), (1, 31, 1, 1));
+        assert!(counts[0].cpu_seconds > 0.0, "the completion's CPU time is counted");
+    }
+
+    /// A worker whose number is not among the active ones takes nothing:
+    /// the split lowering the pool leaves the boards to the others. Catches
+    /// a pool that ignores the split.
+    #[test]
+    fn a_worker_outside_the_active_ones_takes_no_board() {
+        let p = planted(&PlantedSpec::square(6, 3, 5, 3)).unwrap();
+        let keeper =
+            Keeper::new(&p.instance, &crate::score::Options::default(), std::time::Instant::now(), &|_: &_| {});
+        let queue = Completers::new(1, &p.instance, 31);
+        queue.offer(0, (31, 0), |board| board.clone_from(&p.solution), |_| true);
+        queue.active.store(0, Ordering::Relaxed);
+        let flag = AtomicBool::new(false);
+        let completion = Completion::default();
+        let worker = Worker { instance: &p.instance, completion: &completion, keeper: &keeper, flag: &flag, seed: 1 };
+        std::thread::scope(|scope| {
+            let _ = scope.spawn(|| queue.work(&worker, 0));
+            // The worker polls its number many times over while the board waits.
+            std::thread::sleep(Duration::from_millis(200));
+            assert_eq!(queue.handoff.waiting(), 1, "the board waits for an active worker");
+            flag.store(true, Ordering::Relaxed);
+        });
+        assert_eq!(queue.completed.load(Ordering::Relaxed), 0);
     }
 }

@@ -91,20 +91,6 @@ fn deepest_boards(lists: &Lists, how: &Measure, stop: &Stop) -> Vec<Board> {
             *slot = Some((depth, board));
         }
     };
-    let (best, flag, deepest) = (AtomicUsize::new(usize::MAX), AtomicBool::new(false), AtomicUsize::new(0));
-    let none = |_: Board, _: usize| {};
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs_f64(how.walk_seconds.max(0.0));
-    let placed = [AtomicU64::new(0)];
-    let shared = Shared {
-        best: &best,
-        stop: &flag,
-        deadline: Some(deadline),
-        found: &none,
-        deep: &deep,
-        deepest: &deepest,
-        placed: &placed,
-        node_limit: None,
-    };
     // Boards are cut back to each number of empty cells, so any board that deep will do.
     let report_from = free.saturating_sub(how.empty.iter().copied().max().unwrap_or(1)).max(1);
     let attempt = Attempt {
@@ -116,20 +102,60 @@ fn deepest_boards(lists: &Lists, how: &Measure, stop: &Stop) -> Vec<Board> {
         stall: STALL,
         expect: report_from,
     };
-    let mut lists = lists.clone();
-    for k in 0.. {
-        if stop.is_raised() || std::time::Instant::now() >= deadline {
-            break;
-        }
-        lists.shuffle(&mut Rng::new(attempt_seed(how.seed, 0, k)));
-        let _ = scan::attempt(&lists, &attempt, &shared, 0);
+    let after = || {
         if let Some(kept) = this_attempt.lock().unwrap_or_else(|e| e.into_inner()).take() {
             found.lock().unwrap_or_else(|e| e.into_inner()).push(kept);
         }
-    }
+    };
+    let alone = Alone { lists, attempt: &attempt, seed: how.seed, seconds: how.walk_seconds, stop };
+    alone.walk(&deep, after);
     let mut found = found.into_inner().unwrap_or_else(|e| e.into_inner());
     found.sort_by_key(|(depth, _)| std::cmp::Reverse(*depth));
     found.into_iter().map(|(_, board)| board).collect()
+}
+
+/// One scan walk on the calling thread, with nothing beside it: how a bench
+/// gathers a walk's partial boards.
+pub(crate) struct Alone<'a> {
+    pub(crate) lists: &'a Lists,
+    /// Each attempt's settings (which depths are reported).
+    pub(crate) attempt: &'a Attempt,
+    /// Attempt `k` sorts the lists from `attempt_seed(seed, 0, k)`.
+    pub(crate) seed: u64,
+    /// Seconds it walks.
+    pub(crate) seconds: f64,
+    pub(crate) stop: &'a Stop,
+}
+
+impl Alone<'_> {
+    /// Attempt after attempt until the seconds pass or the stop is raised,
+    /// every partial board the attempt reports handed to `deep` (walk 0, its
+    /// records, its breaks), and `after` called when each attempt ends.
+    pub(crate) fn walk(&self, deep: &(dyn Fn(usize, &[u64], usize) + Sync), mut after: impl FnMut()) {
+        let (best, flag, deepest) = (AtomicUsize::new(usize::MAX), AtomicBool::new(false), AtomicUsize::new(0));
+        let none = |_: Board, _: usize| {};
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs_f64(self.seconds.max(0.0));
+        let placed = [AtomicU64::new(0)];
+        let shared = Shared {
+            best: &best,
+            stop: &flag,
+            deadline: Some(deadline),
+            found: &none,
+            deep,
+            deepest: &deepest,
+            placed: &placed,
+            node_limit: None,
+        };
+        let mut lists = self.lists.clone();
+        for k in 0.. {
+            if self.stop.is_raised() || std::time::Instant::now() >= deadline {
+                break;
+            }
+            lists.shuffle(&mut Rng::new(attempt_seed(self.seed, 0, k)));
+            let _ = scan::attempt(&lists, self.attempt, &shared, 0);
+            after();
+        }
+    }
 }
 
 /// The free cells `board` fills.

@@ -2,6 +2,7 @@
 
 use super::options::Best;
 use super::plan::Plan;
+use super::split::Split;
 
 /// The receiver of a score run's events, called from the run's threads.
 ///
@@ -15,6 +16,9 @@ pub trait Events: Sync {
 
     /// The run's counters, about once a second while the walks run, and once at their end.
     fn progress(&self, _progress: &Progress) {}
+
+    /// The completion workers the run's figures asked for, each time the number changes.
+    fn split(&self, _split: &Split) {}
 }
 
 impl<F: Fn(&Best) + Sync> Events for F {
@@ -40,6 +44,8 @@ pub struct Progress {
     pub queued: u64,
     /// Partial boards dropped unread (the completer was behind).
     pub dropped: u64,
+    /// Completion workers taking boards now.
+    pub completers: usize,
     /// The best board's score (`None`: no full board yet).
     pub best: Option<usize>,
 }
@@ -63,5 +69,9 @@ impl<F: Fn(&Best) -> Best + Sync> Events for MapBest<'_, F> {
 
     fn progress(&self, progress: &Progress) {
         self.events.progress(progress);
+    }
+
+    fn split(&self, split: &Split) {
+        self.events.split(split);
     }
 }

@@ -89,25 +89,26 @@ impl Handoff {
     /// Offers walk `walk`'s partial board of `depth` free cells and `breaks`
     /// breaks, which `fill` writes into the walk's own board (allocated when
     /// the run began); `keep` then judges it, and a board it keeps is swapped
-    /// into a slot. Never waits and never allocates.
+    /// into a slot. Never waits and never allocates. Whether `keep` kept it
+    /// (it may still be dropped for want of a slot).
     pub(crate) fn offer(
         &self,
         walk: usize,
         (depth, breaks): (usize, usize),
         fill: impl FnOnce(&mut Board),
         keep: impl FnOnce(&Board) -> bool,
-    ) {
+    ) -> bool {
         let _ = self.offered.fetch_add(1, Ordering::Relaxed);
         let mailbox = &self.walks[walk % self.walks.len()];
         let Ok(mut scratch) = mailbox.scratch.try_lock() else {
             // Another offer of the same mailbox is under way (an outside feed): never wait for it.
             let _ = self.dropped.fetch_add(1, Ordering::Relaxed);
-            return;
+            return false;
         };
         fill(&mut scratch);
         if !keep(&scratch) {
             let _ = self.let_go.fetch_add(1, Ordering::Relaxed);
-            return;
+            return false;
         }
         let new = promise((depth, breaks));
         // A free slot, else the least promising full one below the new board.
@@ -129,7 +130,7 @@ impl Handoff {
         }
         let Some((mut slot, free)) = target else {
             let _ = self.dropped.fetch_add(1, Ordering::Relaxed);
-            return;
+            return true;
         };
         if free {
             let _ = self.waiting.fetch_add(1, Ordering::Relaxed);
@@ -138,6 +139,7 @@ impl Handoff {
         }
         std::mem::swap(&mut *scratch, &mut slot.board);
         slot.waiting = Some((depth, breaks));
+        true
     }
 
     /// The most promising board waiting in any slot, taken (its slot left
@@ -198,12 +200,12 @@ mod tests {
         let handoff = Handoff::new(1, grid());
         // SLOTS boards of depth 1, then better ones: each replaces the least promising.
         for _ in 0..SLOTS {
-            handoff.offer(0, (1, 5), fill(1), |_| true);
+            let _ = handoff.offer(0, (1, 5), fill(1), |_| true);
         }
         for (depth, breaks) in [(5, 0), (9, 2), (7, 1), (9, 1), (3, 0), (8, 0)] {
-            handoff.offer(0, (depth, breaks), fill(depth), |_| true);
+            let _ = handoff.offer(0, (depth, breaks), fill(depth), |_| true);
         }
-        handoff.offer(0, (1, 6), fill(1), |_| true);
+        let _ = handoff.offer(0, (1, 6), fill(1), |_| true);
         assert_eq!(handoff.offered.load(Ordering::Relaxed), SLOTS as u64 + 7);
         assert_eq!(handoff.dropped.load(Ordering::Relaxed), 7, "six replaced, one below them all");
         let taken: Vec<(usize, usize)> = std::iter::from_fn(|| handoff.take())
@@ -223,13 +225,13 @@ mod tests {
     fn an_offer_never_waits_for_a_slot_a_completer_holds() {
         let handoff = Handoff::new(1, grid());
         let held: Vec<_> = handoff.walks[0].slots.iter().map(|s| s.lock().unwrap()).collect();
-        handoff.offer(0, (5, 0), fill(5), |_| true);
+        assert!(handoff.offer(0, (5, 0), fill(5), |_| true), "kept by its test, then dropped for want of a slot");
         assert_eq!(handoff.dropped.load(Ordering::Relaxed), 1);
         drop(held);
-        handoff.offer(0, (5, 0), fill(5), |_| true);
+        assert!(handoff.offer(0, (5, 0), fill(5), |_| true));
         assert_eq!(handoff.waiting(), 1);
         // A board its test lets go takes no slot and is counted apart.
-        handoff.offer(0, (9, 0), fill(9), |_| false);
+        assert!(!handoff.offer(0, (9, 0), fill(9), |_| false));
         assert_eq!((handoff.waiting(), handoff.let_go.load(Ordering::Relaxed)), (1, 1));
     }
 }

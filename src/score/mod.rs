@@ -29,10 +29,12 @@ pub mod outside;
 mod pilot;
 pub mod plan;
 pub mod quota;
+pub mod replay;
 mod runner;
 mod scan;
 pub mod schedule;
 pub mod speed;
+mod split;
 
 pub use attempt_trace::ATTEMPT_TRACE_ENV;
 pub use census::Save;
@@ -42,6 +44,7 @@ pub use events::{Events, MapBest, Progress};
 pub use options::{Best, Options, Resume, SCAN_ATTEMPT_NODES, Stats};
 pub use quota::Quota;
 pub use schedule::Schedule;
+pub use split::{PayingDepth, Split};
 
 use crate::error::Error;
 use crate::outcome::{Limits, Outcome};

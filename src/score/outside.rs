@@ -50,32 +50,24 @@ pub fn complete(
     let flag = AtomicBool::new(false);
     let free = instance.grid.cells() - instance.clues.len();
     let queue = Completers::new(MAILBOXES, instance, free);
-    let mut reported = 0u64;
+    queue.active.store(1, Ordering::Relaxed);
     std::thread::scope(|scope| {
         let _over = RaiseOnDrop(&flag);
         let _ = scope.spawn(|| keeper.watch(&flag, stop, deadline));
         let worker = Worker { instance, completion, keeper: &keeper, flag: &flag, seed: limits.seed };
         let queue = &queue;
-        let _ = scope.spawn(move || queue.work(&worker));
+        let _ = scope.spawn(move || queue.work(&worker, 0));
         while !flag.load(Ordering::Relaxed) {
             for board in feed() {
                 let (breaks, depth) = (breaks(instance, &board), free_placed(instance, &board));
                 let worth = |b: &Board| keeper.worth(breaks + queue.bound.of(instance, b));
-                queue.offer(reported as usize % MAILBOXES, (depth, breaks), |slot| slot.clone_from(&board), worth);
-                reported += 1;
+                let mailbox = queue.handoff.offered.load(Ordering::Relaxed) as usize % MAILBOXES;
+                queue.offer(mailbox, (depth, breaks), |slot| slot.clone_from(&board), worth);
             }
             std::thread::sleep(POLL);
         }
     });
-    let stats = Stats {
-        completions: queue.completed.load(Ordering::Relaxed),
-        reported,
-        completions_improved: queue.improved.load(Ordering::Relaxed),
-        dropped: queue.handoff.dropped.load(Ordering::Relaxed),
-        completers: 1,
-        completions_by_depth: queue.by_depth(),
-        ..Stats::default()
-    };
+    let stats = queue.counted(Stats::default());
     let finish = |status, board, stats| Outcome { status, board, seconds: start.elapsed().as_secs_f64(), stats };
     keeper.finish(stop, stats, finish)
 }

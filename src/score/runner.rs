@@ -12,6 +12,7 @@ use super::options::{Options, SCAN_ATTEMPT_NODES, Stats};
 use super::pilot::{Pilots, Work};
 use super::plan::Plan;
 use super::scan::{self, Attempt, End, STALL, Shared};
+use super::split::{DepthCounts, SPLIT_EVERY, Split};
 use crate::error::Error;
 use crate::outcome::{Limits, Outcome, Status};
 use crate::puzzle::{Board, Instance};
@@ -61,14 +62,6 @@ impl Walks<'_> {
     /// with one seed walks the same attempts every time, and a resumed run
     /// none of the earlier segments'.
     pub(crate) fn walk(&self, t: usize) {
-        let cpu = crate::cubes::cpu::thread_seconds();
-        self.attempts(t);
-        let used = (crate::cubes::cpu::thread_seconds() - cpu).max(0.0);
-        let _ = self.cpu_nanos.fetch_add((used * 1e9) as u64, Ordering::Relaxed);
-    }
-
-    /// Walk `t`'s attempts, one after the other, until the run is over.
-    fn attempts(&self, t: usize) {
         let mut lists = self.lists.clone();
         let over = || {
             self.done.load(Ordering::Relaxed)
@@ -82,7 +75,10 @@ impl Walks<'_> {
             let seed = attempt_seed(self.seed, t, k);
             self.trace.record(t, k, seed);
             lists.shuffle(&mut Rng::new(seed));
+            let cpu = crate::cpu::thread_seconds();
             let ended = scan::attempt(&lists, &self.attempt, &self.shared, t);
+            let used = (crate::cpu::thread_seconds() - cpu).max(0.0);
+            let _ = self.cpu_nanos.fetch_add((used * 1e9) as u64, Ordering::Relaxed);
             if let Some(slot) = self.depths.get(ended.deepest) {
                 let _ = slot.fetch_add(1, Ordering::Relaxed);
             }
@@ -171,6 +167,8 @@ impl Run<'_> {
         let depths: Vec<AtomicUsize> = (0..=lists.free()).map(|_| AtomicUsize::new(0)).collect();
         let (deepest, walks_over) = (AtomicUsize::new(0), AtomicBool::new(false));
         let queue = Completers::new(self.threads, self.instance, lists.free());
+        let pool = self.pool(plan);
+        queue.active.store(pool.start, Ordering::Relaxed);
         let found = |board: Board, _: usize| self.keeper.offer(board);
         let deep = |walk: usize, recs: &[u64], breaks: usize| {
             let fill = |board: &mut Board| lists.fill_board(board, recs);
@@ -211,9 +209,12 @@ impl Run<'_> {
                 flag: &self.flag,
                 seed: self.limits.seed,
             };
-            for _ in 0..self.completers(plan) {
+            for index in 0..pool.threads {
                 let (queue, worker) = (&queue, worker);
-                let _ = scope.spawn(move || queue.work(&worker));
+                let _ = scope.spawn(move || queue.work(&worker, index));
+            }
+            if !pool.fixed {
+                let _ = scope.spawn(|| self.resplit(&queue, &cpu_nanos, pool.threads));
             }
             std::thread::scope(|walkers| {
                 for t in 0..self.threads {
@@ -228,27 +229,45 @@ impl Run<'_> {
             self.flag.store(true, Ordering::Relaxed);
         });
         self.keeper.events().progress(&progress());
-        Stats {
-            completions: queue.completed.load(Ordering::Relaxed),
-            reported: queue.handoff.offered.load(Ordering::Relaxed),
-            completions_improved: queue.improved.load(Ordering::Relaxed),
-            dropped: queue.handoff.dropped.load(Ordering::Relaxed),
-            completers: self.completers(plan),
-            completions_by_depth: queue.by_depth(),
-            plan: plan.to_string(),
-            ..walks.counted()
+        queue.counted(Stats { plan: plan.to_string(), ..walks.counted() })
+    }
+
+    /// CP-SAT completion workers beside the walks: as the options say, else
+    /// one for every two walks to start with (the split measured as the
+    /// default on two cores: two walks and one worker), then as the run's
+    /// figures say (`split.rs`), up to one per walk; none without completions.
+    fn pool(&self, plan: &Plan) -> Pool {
+        if plan.completion.cells == 0 {
+            return Pool { threads: 0, start: 0, fixed: true };
+        }
+        match self.options.completers {
+            Some(k) => Pool { threads: k, start: k, fixed: true },
+            None => Pool { threads: self.threads, start: default_completers(self.threads), fixed: false },
         }
     }
 
-    /// The run's counters now.
-    /// CP-SAT completion workers beside the walks: as the options say, else
-    /// one for every two walks (the split measured as the default on two
-    /// cores: two walks and one worker), none without completions.
-    fn completers(&self, plan: &Plan) -> usize {
-        if plan.completion.cells == 0 {
-            return 0;
+    /// Every [`SPLIT_EVERY`] until the run is over, derives the split from
+    /// the run's counts so far (its improvements since the last split) and
+    /// sets the workers that take boards (at most `most`); tells the events
+    /// when it changes.
+    fn resplit(&self, queue: &Completers, walk_cpu_nanos: &AtomicU64, most: usize) {
+        let mut next = Instant::now() + SPLIT_EVERY;
+        let mut before: Vec<DepthCounts> = Vec::new();
+        while !self.flag.load(Ordering::Relaxed) {
+            std::thread::sleep(Duration::from_millis(20));
+            if Instant::now() < next {
+                continue;
+            }
+            next += SPLIT_EVERY;
+            let walk_cpu = walk_cpu_nanos.load(Ordering::Relaxed) as f64 * 1e-9;
+            let now = queue.counts();
+            let recent = improved_since(&now, &before);
+            before = now;
+            let Some(split) = Split::derive(self.threads, walk_cpu, &recent, most) else { continue };
+            if queue.active.swap(split.completers, Ordering::Relaxed) != split.completers {
+                self.keeper.events().split(&split);
+            }
         }
-        self.options.completers.unwrap_or_else(|| default_completers(self.threads))
     }
 
     fn progress(&self, walks: &Walks<'_>, queue: &Completers) -> Progress {
@@ -260,12 +279,27 @@ impl Run<'_> {
             completed: queue.completed.load(Ordering::Relaxed),
             queued: queue.handoff.waiting() as u64,
             dropped: queue.handoff.dropped.load(Ordering::Relaxed),
+            completers: queue.active.load(Ordering::Relaxed),
             best: self.keeper.best_score(),
         }
     }
 }
 
-/// The completion workers of a run of `walks` walks: one for every two.
+/// `now`'s counts with their improvements since `before`'s.
+fn improved_since(now: &[DepthCounts], before: &[DepthCounts]) -> Vec<DepthCounts> {
+    let earlier = |depth| before.iter().find(|b| b.depth == depth).map_or(0, |b| b.improved);
+    now.iter().map(|d| DepthCounts { improved: d.improved - earlier(d.depth), ..*d }).collect()
+}
+
+/// The completion workers of a run: threads started, how many take boards
+/// at the start, and whether the split may change that.
+struct Pool {
+    threads: usize,
+    start: usize,
+    fixed: bool,
+}
+
+/// The completion workers of a run of `walks` walks to start with: one for every two.
 pub(crate) fn default_completers(walks: usize) -> usize {
     walks.div_ceil(2).max(1)
 }
@@ -283,7 +317,7 @@ fn report_progress(flag: &AtomicBool, events: &dyn Events, progress: &(dyn Fn() 
 }
 
 /// The first attempt's settings for `plan` on `lists`.
-fn first_attempt(options: &Options, lists: &Lists, plan: &Plan) -> Attempt {
+pub(crate) fn first_attempt(options: &Options, lists: &Lists, plan: &Plan) -> Attempt {
     Attempt {
         budget: usize::MAX,
         cap: options.attempt_nodes.unwrap_or(SCAN_ATTEMPT_NODES),

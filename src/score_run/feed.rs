@@ -71,6 +71,13 @@ impl Events for Feed<'_> {
         });
         *self.last.lock().unwrap_or_else(|e| e.into_inner()) = Some(progress.clone());
     }
+
+    /// Shown, and on the live page.
+    fn split(&self, split: &score::Split) {
+        let line = split.to_string();
+        crate::live::heartbeat(&format!("split: {line}"));
+        self.sink.split(&line);
+    }
 }
 
 impl Feed<'_> {
@@ -127,6 +134,7 @@ impl Feed<'_> {
             completed: now.completed,
             queued: now.queued,
             dropped: now.dropped,
+            completers: now.completers,
             best,
         }
     }

@@ -11,6 +11,9 @@ pub trait Sink: Sync {
     /// The plan the run settled, as one line.
     fn plan(&self, _plan: &str) {}
 
+    /// The completion workers the run's figures asked for, as one line, each time the number changes.
+    fn split(&self, _split: &str) {}
+
     /// A board the checker passed and scored above every earlier one. It is
     /// on disk already (`--out`, the checkpoint) unless `unwritten` says why not.
     fn best(&self, _best: &Verified<'_>) {}
@@ -72,12 +75,14 @@ pub struct Heartbeat {
     pub queued: u64,
     /// Partial boards dropped unread (the completer was behind).
     pub dropped: u64,
+    /// Completion workers taking boards now.
+    pub completers: usize,
     /// The best board's score (`None`: no full board yet).
     pub best: Option<usize>,
 }
 
 impl std::fmt::Display for Heartbeat {
-    /// One line: `heartbeat: 120 s, 2 walks at 31.2, 30.9 M placements/s, 14 attempts, deepest 247, completions 812 done / 3 queued / 0 dropped, best 466`.
+    /// One line: `heartbeat: 120 s, 2 walks at 31.2, 30.9 M placements/s, 14 attempts, deepest 247, completions 812 done / 3 queued / 0 dropped by 1 worker(s), best 466`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "heartbeat: {:.0} s, ", self.seconds)?;
         if self.rates.is_empty() {
@@ -88,8 +93,8 @@ impl std::fmt::Display for Heartbeat {
         }
         write!(
             f,
-            ", {} attempts, deepest {}, completions {} done / {} queued / {} dropped, best ",
-            self.attempts, self.deepest, self.completed, self.queued, self.dropped
+            ", {} attempts, deepest {}, completions {} done / {} queued / {} dropped by {} worker(s), best ",
+            self.attempts, self.deepest, self.completed, self.queued, self.dropped, self.completers
         )?;
         match self.best {
             Some(best) => write!(f, "{best}"),

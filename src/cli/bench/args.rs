@@ -38,6 +38,8 @@ pub(crate) enum BenchCommand {
     ScoreSpeed(ScoreSpeedArgs),
     /// CP-SAT's time to complete the scan walk's partial boards, by board and empty cells: the table the completion thresholds are read from.
     Completion(CompletionArgs),
+    /// A walk's recorded partial boards offered to one completion worker faster than it takes them: which depths it completes.
+    Replay(ReplayArgs),
     /// Total placements per second of the score walks and the exact search at several thread counts.
     Threads(ThreadsArgs),
 }
@@ -84,6 +86,30 @@ pub(crate) struct CompletionArgs {
     pub(super) models_dir: PathBuf,
     /// The table to write (JSON), which the library reads its thresholds from.
     #[arg(long, default_value = "results/score/completion-times.json")]
+    pub(super) out: PathBuf,
+}
+
+#[derive(Args)]
+pub(crate) struct ReplayArgs {
+    #[command(flatten)]
+    pub(super) boards: ScoreBoardArgs,
+    /// Seconds the walk runs on each board while its stream is recorded (one thread, after its pilot).
+    #[arg(long, default_value_t = 60.0, value_parser = seconds)]
+    pub(super) record_seconds: f64,
+    /// How many times faster than it came the stream is offered.
+    #[arg(long, default_value_t = 10.0, value_parser = seconds)]
+    pub(super) speed: f64,
+    /// Seconds the worker keeps completing after the last board is offered.
+    #[arg(long, default_value_t = 5.0, value_parser = seconds)]
+    pub(super) tail: f64,
+    /// The data folder (the official set).
+    #[arg(long, default_value = "data")]
+    pub(super) data: PathBuf,
+    /// Folder of planted instance files; instances not there are generated in memory.
+    #[arg(long, default_value = "models")]
+    pub(super) models_dir: PathBuf,
+    /// The markdown table to write.
+    #[arg(long, default_value = "results/score/replay/table.md")]
     pub(super) out: PathBuf,
 }
 

@@ -20,7 +20,9 @@ use super::show::unless_interrupted;
 mod args;
 
 pub(crate) use args::BenchCommand;
-use args::{CliffArgs, CompletionArgs, ExternalArgs, ReachArgs, ReportArgs, ScoreArgs, ScoreBoardArgs, SpineArgs};
+use args::{
+    CliffArgs, CompletionArgs, ExternalArgs, ReachArgs, ReplayArgs, ReportArgs, ScoreArgs, ScoreBoardArgs, SpineArgs,
+};
 
 /// The handle Ctrl-C raises, installed once for the bench.
 fn stop() -> Result<Stop> {
@@ -50,6 +52,7 @@ pub(crate) fn run(command: BenchCommand) -> Result<ExitCode> {
         BenchCommand::Reach(args) => reach(args),
         BenchCommand::Score(args) => score(args),
         BenchCommand::Completion(args) => completion(args),
+        BenchCommand::Replay(args) => replay(args),
         BenchCommand::ScoreSpeed(args) => {
             let instance = bench::score::ScoreBoard::CENTRE.instance(&args.data, Path::new("models"))?;
             write_out(&args.out, &bench::score_speed::run(&instance, args.seconds, &stop()?)?.to_json())?;
@@ -222,13 +225,30 @@ fn completion(args: CompletionArgs) -> Result<ExitCode> {
         limit_seconds: args.limit,
         seed: 1,
     };
-    let command = std::env::args().map(|a| if a.contains(' ') { format!("'{a}'") } else { a }).collect::<Vec<_>>();
-    let command = format!("edgematch {}", command[1..].join(" "));
     let stop = stop()?;
-    let table = bench::completion::run(&boards, (&args.data, &args.models_dir), &how, &command, &stop)?;
+    let table = bench::completion::run(&boards, (&args.data, &args.models_dir), &how, &command_line(), &stop)?;
     write_out(&args.out, &format!("{}\n", serde_json::to_string_pretty(&table)?))?;
     eprintln!("completion: {} rows; wrote {}", table.rows.len(), args.out.display());
     Ok(unless_interrupted(ExitCode::SUCCESS))
+}
+
+/// `bench replay`: the table of what one worker completed of a stream offered too fast, written whole at the end.
+fn replay(args: ReplayArgs) -> Result<ExitCode> {
+    let boards = score_boards(&args.boards)?;
+    let how = bench::replay::Replay { record_seconds: args.record_seconds, speed: args.speed, tail: args.tail };
+    let stop = stop()?;
+    let text = bench::replay::run(&boards, (&args.data, &args.models_dir), &how, &command_line(), &stop)?;
+    if let Some(dir) = args.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create the folder", dir.display()))?;
+    }
+    write_out(&args.out, &text)?;
+    Ok(unless_interrupted(ExitCode::SUCCESS))
+}
+
+/// The command as typed, for a table's provenance.
+fn command_line() -> String {
+    let command = std::env::args().map(|a| if a.contains(' ') { format!("'{a}'") } else { a }).collect::<Vec<_>>();
+    format!("edgematch {}", command[1..].join(" "))
 }
 
 fn score(args: ScoreArgs) -> Result<ExitCode> {
