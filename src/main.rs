@@ -31,7 +31,7 @@ fn main() -> ExitCode {
     match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| cli::run(cli))) {
         Ok(Ok(code)) => code,
         Ok(Err(error)) => {
-            eprintln!("edgematch: {error:#}");
+            eprintln!("edgematch: {}", message(&error));
             ExitCode::from(2)
         }
         Err(_) => {
@@ -39,4 +39,20 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `error` and its causes, joined by `: `, each cause left out where the
+/// message before it already says it (the library's errors name their cause
+/// in their own message: `FILE: No such file or directory`).
+fn message(error: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in error.chain() {
+        let cause = cause.to_string();
+        if text.is_empty() {
+            text = cause;
+        } else if !text.ends_with(&cause) {
+            text = format!("{text}: {cause}");
+        }
+    }
+    text
 }

@@ -199,7 +199,10 @@ fn bad_instances_exit_2_with_a_message() {
     }
     let missing = run(&["solve", dir.join("nowhere.json").to_str().unwrap()]);
     assert_eq!(missing.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&missing.stderr).contains("nowhere.json"));
+    let said = String::from_utf8_lossy(&missing.stderr);
+    assert!(said.contains("nowhere.json"), "{said}");
+    // The cause once: the message names it already, the chain must not repeat it.
+    assert_eq!(said.matches("No such file or directory").count(), 1, "{said}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
