@@ -61,15 +61,16 @@ struct AtDepth {
 
 impl Completers {
     /// The completers of a run of `walks` walks over `free` free cells of
-    /// `instance`; every worker takes boards until [`Completers::active`] is lowered.
-    pub(crate) fn new(walks: usize, instance: &Instance, free: usize) -> Completers {
+    /// `instance`, of which the first `workers` take boards (the split may
+    /// change that: [`Completers::active`]).
+    pub(crate) fn new(walks: usize, instance: &Instance, free: usize, workers: usize) -> Completers {
         Completers {
             handoff: Handoff::new(walks, instance.grid),
             completed: AtomicU64::new(0),
             improved: AtomicU64::new(0),
             at: (0..=free).map(|_| AtDepth::default()).collect(),
             busy: AtomicUsize::new(0),
-            active: AtomicUsize::new(usize::MAX),
+            active: AtomicUsize::new(workers),
             bound: Bound::new(instance),
         }
     }
@@ -366,13 +367,12 @@ mod tests {
         let seen = std::sync::Mutex::new(Vec::new());
         let on_best = |best: &crate::score::Best| seen.lock().unwrap().push(best.clone());
         let keeper = Keeper::new(&p.instance, &crate::score::Options::default(), std::time::Instant::now(), &on_best);
-        let queue = Completers::new(1, &p.instance, 31);
+        // Worker 1 of a pool of one waits: the board stays for worker 0.
+        let queue = Completers::new(1, &p.instance, 31, 1);
         queue.offer(0, (31, 0), |board| board.clone_from(&partial), |_| true);
         let flag = AtomicBool::new(false);
         let completion = Completion::default();
         let worker = Worker { instance: &p.instance, completion: &completion, keeper: &keeper, flag: &flag, seed: 1 };
-        // Worker 1 of a pool of one waits: the board stays for worker 0.
-        queue.active.store(1, Ordering::Relaxed);
         std::thread::scope(|scope| {
             let _ = scope.spawn(|| queue.work(&worker, 1));
             let _ = scope.spawn(|| queue.work(&worker, 0));
@@ -404,9 +404,8 @@ mod tests {
         let p = planted(&PlantedSpec::square(6, 3, 5, 3)).unwrap();
         let keeper =
             Keeper::new(&p.instance, &crate::score::Options::default(), std::time::Instant::now(), &|_: &_| {});
-        let queue = Completers::new(1, &p.instance, 31);
+        let queue = Completers::new(1, &p.instance, 31, 0);
         queue.offer(0, (31, 0), |board| board.clone_from(&p.solution), |_| true);
-        queue.active.store(0, Ordering::Relaxed);
         let flag = AtomicBool::new(false);
         let completion = Completion::default();
         let worker = Worker { instance: &p.instance, completion: &completion, keeper: &keeper, flag: &flag, seed: 1 };

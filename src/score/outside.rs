@@ -49,8 +49,7 @@ pub fn complete(
     let deadline = limits.deadline(start);
     let flag = AtomicBool::new(false);
     let free = instance.grid.cells() - instance.clues.len();
-    let queue = Completers::new(MAILBOXES, instance, free);
-    queue.active.store(1, Ordering::Relaxed);
+    let queue = Completers::new(MAILBOXES, instance, free, 1);
     std::thread::scope(|scope| {
         let _over = RaiseOnDrop(&flag);
         let _ = scope.spawn(|| keeper.watch(&flag, stop, deadline));

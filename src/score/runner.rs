@@ -166,9 +166,8 @@ impl Run<'_> {
         let placed: Vec<AtomicU64> = (0..self.threads).map(|_| AtomicU64::new(0)).collect();
         let depths: Vec<AtomicUsize> = (0..=lists.free()).map(|_| AtomicUsize::new(0)).collect();
         let (deepest, walks_over) = (AtomicUsize::new(0), AtomicBool::new(false));
-        let queue = Completers::new(self.threads, self.instance, lists.free());
         let pool = self.pool(plan);
-        queue.active.store(pool.start, Ordering::Relaxed);
+        let queue = Completers::new(self.threads, self.instance, lists.free(), pool.start);
         let found = |board: Board, _: usize| self.keeper.offer(board);
         let deep = |walk: usize, recs: &[u64], breaks: usize| {
             let fill = |board: &mut Board| lists.fill_board(board, recs);
