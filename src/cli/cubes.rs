@@ -86,6 +86,7 @@ pub(crate) fn record(path: &Path, cube: &Cube, status: Status, outcome: &Outcome
         status,
         seconds: outcome.seconds,
         cpu_seconds: cpu::process_seconds(),
+        nodes: outcome.stats.nodes().map(|(nodes, _)| nodes),
         solver: solver.to_owned(),
         host: result::host_name(),
         board,

@@ -5,8 +5,9 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::Args;
-use edgematch::cubes::{self, CubeSet, file};
+use edgematch::cubes::{self, Balanced, CubeSet, Split, file};
 use edgematch::formats::instance_json::InstanceFile;
+use edgematch::puzzle::Instance;
 use edgematch::search::Order;
 
 use super::args::InstanceSourceArgs;
@@ -32,18 +33,41 @@ pub(crate) struct SplitArgs {
     /// The fill order whose first cells the cubes fix (a name as in `solve --order`).
     #[arg(long, default_value = DEFAULT_ORDER)]
     order: Order,
+    /// Balanced array tasks: weigh every cube by the estimator (its tree along
+    /// --order, strip test off), cut the heaviest again until none holds more
+    /// than half of one of TASKS equal shares (or a cut would make more than
+    /// 16 K cubes, at most 9999), and deal the cubes to TASKS tasks, heaviest
+    /// first, each to the lightest task (`tasks.txt`; the estimates go into
+    /// the manifest). Solve them with `--solver search --order ORDER
+    /// --strip-test off`, the trees that were weighed.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=cubes::MAX_CUBES as u64))]
+    tasks: Option<u64>,
+    /// Seed of the estimates (with --tasks).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
 }
+
+/// How many times `--cubes` a balanced split may grow to.
+const BALANCE_GROWTH: usize = 16;
 
 pub(crate) fn run(args: SplitArgs) -> Result<ExitCode> {
     let loaded = args.source.load(&args.instance)?;
     println!("{}", describe(&args.instance, &loaded));
-    let split = cubes::split(&loaded.instance, args.order, args.cubes as usize)?;
+    let mut split = cubes::split(&loaded.instance, args.order, args.cubes as usize)?;
+    let (mut estimates, mut tasks) = (Vec::new(), Vec::new());
+    if let Some(count) = args.tasks {
+        let most = (args.cubes as usize).saturating_mul(BALANCE_GROWTH);
+        let balanced = balance(&loaded.instance, split, count as usize, most, args.seed);
+        (split, estimates, tasks) = (balanced.split, balanced.estimates, balanced.tasks);
+    }
     let set = CubeSet {
         source: args.instance.display().to_string(),
         instance: InstanceFile { instance: loaded.instance.clone(), name: Some(loaded.name.clone()), colours: None },
         order: args.order.name(),
         cubes: split.cubes.clone(),
         dead_ends: split.dead_ends,
+        estimates,
+        tasks,
     };
     file::write_dir(&args.out, &set)?;
     let (low, high) = split.depths();
@@ -60,8 +84,45 @@ pub(crate) fn run(args: SplitArgs) -> Result<ExitCode> {
     println!("wrote {} and cube-0001.json … in {}", file::MANIFEST, args.out.display());
     if !split.cubes.is_empty() {
         println!("run one: edgematch solve {}", file::cube_path(&args.out, 1).display());
-        println!("on Slurm: sbatch --array=1-{} deploy/slurm/cubes.sbatch {}", split.cubes.len(), args.out.display());
+        match args.tasks {
+            Some(_) => println!(
+                "on Slurm: sbatch --array=1-{} deploy/slurm/cubes.sbatch {} --solver search --threads 1 --order {} --strip-test off",
+                set.tasks.len(),
+                args.out.display(),
+                args.order
+            ),
+            None => println!(
+                "on Slurm: sbatch --array=1-{} deploy/slurm/cubes.sbatch {}",
+                split.cubes.len(),
+                args.out.display()
+            ),
+        }
     }
     println!("then: edgematch collect {}", args.out.display());
     Ok(ExitCode::SUCCESS)
+}
+
+/// Balances the split into `tasks` tasks, with progress on stderr, and
+/// prints the outcome: the spread of the tasks, and the cubes' estimated trees
+/// against the whole board's.
+fn balance(instance: &Instance, split: Split, tasks: usize, most: usize, seed: u64) -> Balanced {
+    let order = split.order;
+    eprintln!(
+        "balancing {} cubes into {tasks} tasks: each weighed by the estimator along {order} ...",
+        split.cubes.len()
+    );
+    let balanced = cubes::balance(instance, split, tasks, most, seed, &mut |count, heaviest| {
+        eprintln!("  {count} cubes, the heaviest {heaviest:.2} of a task's share");
+    });
+    let whole = edgematch::search::estimate_tree(instance, order, seed);
+    let heaviest = balanced.estimates.iter().copied().fold(0.0, f64::max);
+    println!(
+        "balanced: {} cubes after {} cuts in {} tasks, the heaviest task {:.2}x the mean; estimated trees: {:.3e} nodes in all, {heaviest:.3e} the heaviest cube (the whole board: {whole:.3e})",
+        balanced.split.cubes.len(),
+        balanced.cuts,
+        balanced.tasks.len(),
+        balanced.spread(),
+        balanced.total(),
+    );
+    balanced
 }

@@ -19,7 +19,11 @@
 //!   `edgematch-instance/1` (`convert --to json`), checked when read.
 //! - The manifest (`edgematch-cubes/1`) has the same fields except `cube`,
 //!   with `fixed` replaced by `cube_cells`: every cube's fixed cells, in cube
-//!   order, and `dead_ends` (prefixes that had no consistent extension).
+//!   order, `dead_ends` (prefixes that had no consistent extension) and, for a
+//!   balanced split (`split --balance`), `estimates`: each cube's estimated
+//!   tree in nodes, in cube order.
+//! - `tasks.txt`, for a balanced split: one line per array task, the numbers of
+//!   the cubes that task solves in turn (heaviest first), e.g. `17 3 250`.
 
 use std::path::{Path, PathBuf};
 
@@ -54,6 +58,10 @@ pub struct CubeSet {
     pub cubes: Vec<Vec<Clue>>,
     /// Prefixes dropped at split time because they had no consistent extension.
     pub dead_ends: usize,
+    /// Each cube's estimated tree (nodes) when the split was balanced, else empty.
+    pub estimates: Vec<f64>,
+    /// Each array task's cubes (0-based) when the split was balanced, else empty.
+    pub tasks: Vec<Vec<usize>>,
 }
 
 /// One cube, as read from its file.
@@ -78,6 +86,9 @@ impl Cube {
     }
 }
 
+/// The file listing each array task's cubes, inside a cube folder.
+pub const TASKS: &str = "tasks.txt";
+
 /// The file of cube `index` (1-based) in `dir`: `cube-0001.json`, four digits.
 pub fn cube_path(dir: &Path, index: usize) -> PathBuf {
     dir.join(format!("cube-{index:04}.json"))
@@ -99,6 +110,8 @@ struct CubeDocument<'a> {
     dead_ends: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     cube_cells: Option<Vec<Vec<RawCell>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    estimates: Option<&'a [f64]>,
     /// The instance as `convert --to json` writes it, embedded as it is.
     instance: &'a RawValue,
 }
@@ -120,6 +133,7 @@ pub fn write_dir(dir: &Path, set: &CubeSet) -> Result<Vec<PathBuf>, Error> {
         fixed: None,
         dead_ends: None,
         cube_cells: None,
+        estimates: None,
         instance: &embedded,
     };
     let mut files = Vec::new();
@@ -132,10 +146,47 @@ pub fn write_dir(dir: &Path, set: &CubeSet) -> Result<Vec<PathBuf>, Error> {
     let manifest = CubeDocument {
         dead_ends: Some(set.dead_ends),
         cube_cells: Some(set.cubes.iter().map(|fixed| raw_cells(grid, fixed)).collect()),
+        estimates: (!set.estimates.is_empty()).then_some(&set.estimates[..]),
         ..base(MANIFEST_FORMAT)
     };
     write_atomic(&dir.join(MANIFEST), to_json(&manifest).as_bytes())?;
+    if !set.tasks.is_empty() {
+        let lines: Vec<String> = set.tasks.iter().map(|task| task_line(task)).collect();
+        write_atomic(&dir.join(TASKS), (lines.join("\n") + "\n").as_bytes())?;
+    }
     Ok(files)
+}
+
+/// One task's cubes as written: 1-based numbers, space-separated.
+fn task_line(task: &[usize]) -> String {
+    task.iter().map(|i| (i + 1).to_string()).collect::<Vec<_>>().join(" ")
+}
+
+/// Reads `tasks.txt` of a folder of `cubes` cubes (none when absent): every
+/// line a task, every cube in exactly one task.
+fn read_tasks(dir: &Path, cubes: usize) -> Result<Vec<Vec<usize>>, Error> {
+    let path = dir.join(TASKS);
+    if !path.exists() {
+        return Ok(Vec::new());
+    }
+    let mut seen = vec![false; cubes];
+    let mut tasks = Vec::new();
+    for (n, line) in read_text(&path)?.lines().enumerate() {
+        let mut task = Vec::new();
+        for word in line.split_whitespace() {
+            let bad = |message: String| Error::Syntax { path: path.clone(), line: n + 1, column: 1, message };
+            let cube: usize = word.parse().map_err(|_| bad(format!("{word}: not a cube number")))?;
+            if !(1..=cubes).contains(&cube) || std::mem::replace(&mut seen[cube - 1], true) {
+                return Err(bad(format!("cube {cube} is not in 1..={cubes} or is listed twice")));
+            }
+            task.push(cube - 1);
+        }
+        tasks.push(task);
+    }
+    match seen.iter().position(|&s| !s) {
+        Some(missing) => Err(field_error(&path, "tasks", format!("cube {} is in no task", missing + 1))),
+        None => Ok(tasks),
+    }
 }
 
 /// A JSON text edgematch wrote itself (an instance or a board), to embed as it is.
@@ -224,6 +275,8 @@ struct RawCube {
     cube_cells: Vec<Vec<RawCell>>,
     #[serde(default)]
     dead_ends: usize,
+    #[serde(default)]
+    estimates: Vec<f64>,
     instance: serde_json::Value,
 }
 
@@ -280,7 +333,27 @@ pub fn read_manifest(dir: &Path) -> Result<CubeSet, Error> {
     for (i, cells) in raw.cube_cells.iter().enumerate() {
         cubes.push(cells_from_raw(&path, &format!("cube_cells[{i}]"), cells, &instance.instance)?);
     }
-    Ok(CubeSet { source: raw.source, instance, order: raw.order, cubes, dead_ends: raw.dead_ends })
+    check_estimates(&path, &raw.estimates, raw.cubes)?;
+    Ok(CubeSet {
+        source: raw.source,
+        instance,
+        order: raw.order,
+        cubes,
+        dead_ends: raw.dead_ends,
+        estimates: raw.estimates,
+        tasks: read_tasks(dir, raw.cubes)?,
+    })
+}
+
+/// A manifest's estimates: none, or one finite, non-negative count per cube.
+fn check_estimates(path: &Path, estimates: &[f64], cubes: usize) -> Result<(), Error> {
+    if !estimates.is_empty() && estimates.len() != cubes {
+        return Err(field_error(path, "estimates", format!("{} estimates for {cubes} cubes", estimates.len())));
+    }
+    match estimates.iter().position(|e| !e.is_finite() || *e < 0.0) {
+        Some(i) => Err(field_error(path, format!("estimates[{i}]"), format!("{} is not a node count", estimates[i]))),
+        None => Ok(()),
+    }
 }
 
 #[cfg(test)]
@@ -299,10 +372,18 @@ mod tests {
             order: "row-scan".into(),
             cubes: split.cubes.clone(),
             dead_ends: split.dead_ends,
+            estimates: (0..split.cubes.len()).map(|i| i as f64 * 1.5e9).collect(),
+            tasks: vec![(0..split.cubes.len()).rev().collect()],
         };
         let dir = std::env::temp_dir().join(format!("edgematch-cube-file-{}", std::process::id()));
         let files = write_dir(&dir, &set).unwrap();
         assert_eq!(read_manifest(&dir).unwrap(), set);
+        let manifest = dir.join(MANIFEST);
+        let good = std::fs::read_to_string(&manifest).unwrap();
+        std::fs::write(&manifest, good.replacen("\"estimates\": [\n    0.0,", "\"estimates\": [", 1)).unwrap();
+        let short = read_manifest(&dir).unwrap_err().to_string();
+        assert!(short.contains("estimates"), "{short}");
+        std::fs::write(&manifest, good).unwrap();
         let cube = read_cube(&files[1]).unwrap();
         assert!(is_cube(&files[1]) && !is_cube(&dir.join(MANIFEST)));
         assert_eq!((cube.index, cube.count, &cube.fixed), (2, set.cubes.len(), &set.cubes[1]));

@@ -4,17 +4,19 @@
 //! original instance.
 //!
 //! - `split.rs`: the cover (prefixes of a fill order) and why it is exact;
+//! - `balance.rs`: the heaviest cubes, by the estimator, cut again;
 //! - `file.rs`: the cube files and the manifest, each embedding the original instance;
 //! - `result.rs`: the per-cube result file that `solve` writes on a cube;
 //! - `collect.rs`: a folder's verdict: a verified board, refuted, or open;
-//! - `local.rs`: the cubes over this machine's cores;
-//! - `cpu.rs`: CPU clocks.
+//! - `local.rs`: the cubes over this machine's cores.
 
+pub mod balance;
 pub mod collect;
 pub mod file;
 pub mod local;
 pub mod result;
 pub mod split;
 
+pub use balance::{Balanced, balance};
 pub use file::{Cube, CubeSet};
 pub use split::{MAX_CUBES, Split, split};

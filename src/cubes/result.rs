@@ -11,6 +11,7 @@
 //!   "status": "infeasible",
 //!   "seconds": 12.345,
 //!   "cpu_seconds": 12.301,
+//!   "nodes": 412345678,
 //!   "solver": "search (order auto, 1 thread(s), seed 1)",
 //!   "host": "node17",
 //!   "board": null
@@ -18,7 +19,8 @@
 //! ```
 //! `status` is the solver's (`solved`, `infeasible`, `unknown`,
 //! `interrupted`); `board` is the verified board when solved (board JSON),
-//! else null. `cpu_seconds` is the process's user + system time.
+//! else null. `cpu_seconds` is the process's user + system time; `nodes` the
+//! solver's search nodes (placements), when it counts them (absent otherwise).
 
 use std::path::{Path, PathBuf};
 
@@ -52,6 +54,8 @@ pub struct CubeResult {
     pub seconds: f64,
     /// CPU seconds (user + system) of the process that solved it.
     pub cpu_seconds: f64,
+    /// Search nodes, when the solver counts them.
+    pub nodes: Option<u64>,
     /// What ran, as `solve` describes it.
     pub solver: String,
     /// The machine it ran on.
@@ -92,6 +96,8 @@ struct ResultDocument<'a> {
     status: Status,
     seconds: f64,
     cpu_seconds: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    nodes: Option<u64>,
     solver: &'a str,
     host: &'a str,
     /// The board as `solve --out` writes it, embedded as it is.
@@ -110,6 +116,7 @@ pub fn write(path: &Path, instance: &Instance, result: &CubeResult) -> Result<()
         status: result.status,
         seconds: millis(result.seconds),
         cpu_seconds: millis(result.cpu_seconds),
+        nodes: result.nodes,
         solver: &result.solver,
         host: &result.host,
         board: result.board.as_ref().map(|board| embed(&board_json::to_string(board))),
@@ -128,6 +135,8 @@ struct RawResult {
     status: Status,
     seconds: f64,
     cpu_seconds: f64,
+    #[serde(default)]
+    nodes: Option<u64>,
     solver: String,
     host: String,
     board: Option<serde_json::Value>,
@@ -154,6 +163,7 @@ pub fn read(path: &Path, instance: &Instance) -> Result<CubeResult, Error> {
         status: raw.status,
         seconds: raw.seconds,
         cpu_seconds: raw.cpu_seconds,
+        nodes: raw.nodes,
         solver: raw.solver,
         host: raw.host,
         board,
@@ -188,6 +198,7 @@ mod tests {
             status: Status::Solved,
             seconds: 1.5,
             cpu_seconds: 1.25,
+            nodes: Some(1 << 40),
             solver: "search \"x\"".into(),
             host: "node1".into(),
             board: Some(planted.solution.clone()),

@@ -72,10 +72,8 @@ pub fn split(instance: &Instance, order: Order, k: usize) -> Result<Split, Error
     if !(1..=MAX_CUBES).contains(&k) {
         return Err(Error::Options(format!("--cubes {k} is not in 1..={MAX_CUBES}")));
     }
-    let clue_cells: Vec<usize> = instance.clues.iter().map(|c| c.cell).collect();
-    let free: Vec<usize> = order.cells(instance).into_iter().filter(|c| !clue_cells.contains(c)).collect();
     let mut split = Split { order, cubes: Vec::new(), dead_ends: 0, clues_conflict: false };
-    let Some(base) = State::with_clues(instance) else {
+    let Some(prefixes) = Prefixes::new(instance, order) else {
         split.clues_conflict = true;
         return Ok(split);
     };
@@ -83,27 +81,49 @@ pub fn split(instance: &Instance, order: Order, k: usize) -> Result<Split, Error
     let mut full: Vec<Vec<Clue>> = Vec::new();
     while leaves.len() + full.len() < k {
         let Some(prefix) = leaves.pop_front() else { break };
-        let Some(&cell) = free.get(prefix.len()) else {
-            full.push(prefix);
-            continue;
-        };
-        let mut state = base.clone();
-        for clue in &prefix {
-            state.place(clue.cell, clue.placement);
-        }
-        let children: Vec<Placement> =
-            instance.rim_fits(cell).into_iter().filter(|&p| state.fits(instance, cell, p)).collect();
-        if children.is_empty() {
-            split.dead_ends += 1;
-        }
-        for placement in children {
-            let mut child = prefix.clone();
-            child.push(Clue { cell, placement });
-            leaves.push_back(child);
+        match prefixes.children(instance, &prefix) {
+            None => full.push(prefix),
+            Some(children) if children.is_empty() => split.dead_ends += 1,
+            Some(children) => leaves.extend(children),
         }
     }
     split.cubes = full.into_iter().chain(leaves).collect();
     Ok(split)
+}
+
+/// The prefixes of one fill order on one instance: the clues placed, and the
+/// free cells in fill order.
+pub(crate) struct Prefixes {
+    base: State,
+    free: Vec<usize>,
+}
+
+impl Prefixes {
+    /// `None` when the clues break a rule among themselves.
+    pub(crate) fn new(instance: &Instance, order: Order) -> Option<Prefixes> {
+        let clue_cells: Vec<usize> = instance.clues.iter().map(|c| c.cell).collect();
+        let free = order.cells(instance).into_iter().filter(|c| !clue_cells.contains(c)).collect();
+        Some(Prefixes { base: State::with_clues(instance)?, free })
+    }
+
+    /// Every consistent extension of `prefix` by the next free cell of the
+    /// order (empty at a dead end), or `None` when `prefix` fixes every free cell.
+    pub(crate) fn children(&self, instance: &Instance, prefix: &[Clue]) -> Option<Vec<Vec<Clue>>> {
+        let &cell = self.free.get(prefix.len())?;
+        let mut state = self.base.clone();
+        for clue in prefix {
+            state.place(clue.cell, clue.placement);
+        }
+        let fits = instance.rim_fits(cell).into_iter().filter(|&p| state.fits(instance, cell, p));
+        Some(
+            fits.map(|placement| {
+                let mut child = prefix.to_vec();
+                child.push(Clue { cell, placement });
+                child
+            })
+            .collect(),
+        )
+    }
 }
 
 /// The cells fixed so far and the pieces they use.

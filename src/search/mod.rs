@@ -131,6 +131,19 @@ pub fn best_order(instance: &Instance, limits: &Limits, stop: &Stop) -> Option<O
     ranked.into_iter().min_by(|a, b| a.1.ln_nodes.total_cmp(&b.1.ln_nodes)).map(|(plan, _)| plan.order)
 }
 
+/// The estimated number of nodes of `order`'s tree on `instance` with the
+/// strip test off: the tree `solve --order ORDER --strip-test off` walks,
+/// estimated with one order's full work budget and `seed`. 0 when the clues
+/// conflict (that tree is empty: `solve` answers without a node).
+pub fn estimate_tree(instance: &Instance, order: Order, seed: u64) -> f64 {
+    if plan::clue_conflict(instance).is_some() {
+        return 0.0;
+    }
+    let plan = Plan::new(instance, order, seed).without_chains();
+    let go = AtomicBool::new(false);
+    estimate::estimate(&plan, particle_width(instance), MAX_RUNS, ESTIMATE_WORK, seed, &[&go]).nodes()
+}
+
 /// What every phase of one [`solve`] reads.
 struct Setup<'a> {
     instance: &'a Instance,

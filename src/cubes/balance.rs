@@ -1,0 +1,248 @@
+//! Array tasks of balanced work: a split's cubes weighed by the estimator,
+//! the heaviest cut again, then dealt to tasks.
+//!
+//! A breadth-first split gives cubes of equal depth, not of equal work: on a
+//! 13×13 board one prefix of the rim row can hold a thousand times the tree
+//! of another, and an array job waits for its largest task. Here each cube is
+//! weighed by [`search::estimate_tree`] (Knuth's estimator on the cube's
+//! sub-instance, along the split's own order with the strip test off: the tree
+//! that `solve --order ORDER --strip-test off` walks on the cube), and the
+//! heaviest cube is replaced by its children (every consistent placement of
+//! the order's next free cell, exactly as the split expands a prefix, so the
+//! cover stays exact) until none weighs more than half a task's share of the
+//! whole, or a cut would exceed the most cubes asked for (at most
+//! [`MAX_CUBES`]), or the heaviest cube has no free cell left to fix. Then
+//! the cubes are dealt to the tasks heaviest first, each to the task with the
+//! least work so far (Graham's LPT rule): no task then holds more than its
+//! share plus one cube, 1.5 times the mean at most.
+//!
+//! Cubes themselves cannot be made even: cutting one multiplies it into about
+//! as many children as its next cell has candidates (8 on a 13×13 rim), of
+//! sizes as spread as their parents', so the heaviest cube stays several
+//! times the mean cube however far the cutting goes. Tasks of many cubes can.
+//!
+//! The estimate of one cube is noisy (a few runs of a few thousand probes,
+//! with a heavy upper tail), so a cube is weighed [`LOOKS`] times (each with
+//! its own seed, averaged) before it may be cut. The balance holds for the
+//! estimates; the measured trees are reported beside them
+//! (`results/reach/cubes/`).
+
+use std::time::{Duration, Instant};
+
+use super::split::{MAX_CUBES, Prefixes, Split, with_fixed};
+use crate::puzzle::{Clue, Instance};
+use crate::search;
+
+/// A split whose cubes carry their estimated trees, dealt to tasks.
+#[derive(Clone, Debug)]
+pub struct Balanced {
+    /// The cubes, in prefix order.
+    pub split: Split,
+    /// Each cube's estimated tree (nodes), in cube order.
+    pub estimates: Vec<f64>,
+    /// Each task's cubes (0-based indices), heaviest first.
+    pub tasks: Vec<Vec<usize>>,
+    /// Cubes replaced by their children.
+    pub cuts: usize,
+}
+
+impl Balanced {
+    /// Each task's estimated work (nodes).
+    pub fn loads(&self) -> Vec<f64> {
+        self.tasks.iter().map(|task| task.iter().map(|&i| self.estimates[i]).sum()).collect()
+    }
+
+    /// The heaviest task's estimated work over the mean task's (1 for none).
+    pub fn spread(&self) -> f64 {
+        let loads = self.loads();
+        let mean = loads.iter().sum::<f64>() / loads.len().max(1) as f64;
+        let heaviest = loads.iter().copied().fold(0.0, f64::max);
+        if mean > 0.0 { heaviest / mean } else { 1.0 }
+    }
+
+    /// The estimates' sum: the tree below the cubes' prefixes.
+    pub fn total(&self) -> f64 {
+        self.estimates.iter().sum()
+    }
+}
+
+/// Weighs `split`'s cubes, cuts the heaviest until none weighs more than half
+/// of one of `tasks` equal shares or a cut would make more than `most` cubes,
+/// and deals the cubes to `tasks` tasks (see the module's notes). `seed`
+/// seeds the estimates; `progress` is called every few seconds with the cube
+/// count and the heaviest cube over a task's share.
+pub fn balance(
+    instance: &Instance,
+    split: Split,
+    tasks: usize,
+    most: usize,
+    seed: u64,
+    progress: &mut dyn FnMut(usize, f64),
+) -> Balanced {
+    let tasks = tasks.max(1);
+    let mut scale = Scale::new(instance, split, seed);
+    if let Some(prefixes) = Prefixes::new(instance, scale.split.order) {
+        let mut shown = Instant::now();
+        while scale.heaviest_over_share(tasks) > 0.5 {
+            let heaviest = heaviest_index(&scale.estimates);
+            if scale.looks[heaviest] < LOOKS {
+                // Weigh again before cutting: the heaviest estimate is the likeliest to be noise.
+                scale.weigh_again(heaviest);
+            } else if !scale.cut(&prefixes, heaviest, most.min(MAX_CUBES)) {
+                break;
+            }
+            if shown.elapsed() >= Duration::from_secs(5) {
+                progress(scale.split.cubes.len(), scale.heaviest_over_share(tasks));
+                shown = Instant::now();
+            }
+        }
+    }
+    let tasks = deal(&scale.estimates, tasks);
+    Balanced { split: scale.split, estimates: scale.estimates, tasks, cuts: scale.cuts }
+}
+
+/// The cubes on the scale: each one's estimate and how many times it was weighed.
+struct Scale<'a> {
+    instance: &'a Instance,
+    seed: u64,
+    split: Split,
+    estimates: Vec<f64>,
+    looks: Vec<u64>,
+    cuts: usize,
+}
+
+impl<'a> Scale<'a> {
+    fn new(instance: &'a Instance, split: Split, seed: u64) -> Scale<'a> {
+        let mut scale = Scale { instance, seed, split, estimates: Vec::new(), looks: Vec::new(), cuts: 0 };
+        scale.estimates = scale.split.cubes.iter().map(|cube| scale.weigh(cube, 0)).collect();
+        scale.looks = vec![1; scale.estimates.len()];
+        scale
+    }
+
+    /// One estimate of `cube`'s tree, the `look`-th (each look its own seed).
+    fn weigh(&self, cube: &[Clue], look: u64) -> f64 {
+        let seed = self.seed.wrapping_add(look.wrapping_mul(LOOK_SEEDS));
+        search::estimate_tree(&with_fixed(self.instance, cube), self.split.order, seed)
+    }
+
+    /// The heaviest cube's estimate over one of `tasks` equal shares of the whole.
+    fn heaviest_over_share(&self, tasks: usize) -> f64 {
+        let share = self.estimates.iter().sum::<f64>() / tasks as f64;
+        let heaviest = self.estimates.iter().copied().fold(0.0, f64::max);
+        if share > 0.0 { heaviest / share } else { 0.0 }
+    }
+
+    /// Averages one more estimate into cube `i`'s.
+    fn weigh_again(&mut self, i: usize) {
+        let again = self.weigh(&self.split.cubes[i], self.looks[i]);
+        let n = self.looks[i] as f64;
+        self.estimates[i] = (self.estimates[i] * n + again) / (n + 1.0);
+        self.looks[i] += 1;
+    }
+
+    /// Replaces cube `i` by its children, weighed; false (and nothing done)
+    /// when it fixes every cell or the cut would make more than `most` cubes.
+    fn cut(&mut self, prefixes: &Prefixes, i: usize, most: usize) -> bool {
+        let Some(children) = prefixes.children(self.instance, &self.split.cubes[i]) else { return false };
+        if self.split.cubes.len() - 1 + children.len() > most {
+            return false;
+        }
+        if children.is_empty() {
+            self.split.dead_ends += 1;
+        }
+        let weights: Vec<f64> = children.iter().map(|cube| self.weigh(cube, 0)).collect();
+        self.looks.splice(i..=i, vec![1; children.len()]);
+        self.split.cubes.splice(i..=i, children);
+        self.estimates.splice(i..=i, weights);
+        self.cuts += 1;
+        true
+    }
+}
+
+/// Graham's LPT rule: the items heaviest first, each to the lightest task so far.
+fn deal(weights: &[f64], tasks: usize) -> Vec<Vec<usize>> {
+    let mut by_weight: Vec<usize> = (0..weights.len()).collect();
+    by_weight.sort_by(|&a, &b| weights[b].total_cmp(&weights[a]));
+    let mut dealt = vec![Vec::new(); tasks.min(weights.len()).max(1)];
+    let mut loads = vec![0.0_f64; dealt.len()];
+    for item in by_weight {
+        let lightest = (0..loads.len()).min_by(|&a, &b| loads[a].total_cmp(&loads[b])).unwrap_or(0);
+        dealt[lightest].push(item);
+        loads[lightest] += weights[item];
+    }
+    dealt
+}
+
+/// Estimates of a cube (each with its own seed, averaged) before it may be cut.
+const LOOKS: u64 = 3;
+
+/// How far apart the seeds of one cube's estimates are.
+const LOOK_SEEDS: u64 = 0x9E37_79B9;
+
+/// The index of the largest estimate (0 for none).
+fn heaviest_index(estimates: &[f64]) -> usize {
+    (0..estimates.len()).max_by(|&a, &b| estimates[a].total_cmp(&estimates[b])).unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use super::*;
+    use crate::cubes::split;
+    use crate::generate::{PlantedSpec, planted};
+
+    /// A board whose first prefixes differ in weight, so a breadth-first split is unbalanced.
+    fn board() -> Instance {
+        planted(&PlantedSpec::square(7, 3, 5, 4)).unwrap().instance
+    }
+
+    /// Catches a balance that stops cutting early or deals cubes badly: with
+    /// the cubes cut to half a share, LPT keeps every task within 1.5x the mean.
+    #[test]
+    fn no_task_holds_more_than_one_and_a_half_times_the_mean() {
+        let instance = board();
+        let order = "row-scan".parse().unwrap();
+        let plain = split::split(&instance, order, 8).unwrap();
+        let balanced = balance(&instance, plain, 4, MAX_CUBES, 1, &mut |_, _| {});
+        assert!(balanced.cuts > 0, "the breadth-first cubes were already light: pick another board");
+        assert_eq!(balanced.estimates.len(), balanced.split.cubes.len());
+        let mut dealt: Vec<usize> = balanced.tasks.iter().flatten().copied().collect();
+        dealt.sort_unstable();
+        assert_eq!(dealt, (0..balanced.split.cubes.len()).collect::<Vec<_>>(), "every cube in one task");
+        assert_eq!(balanced.tasks.len(), 4);
+        assert!(balanced.spread() <= 1.5, "spread {} after {} cuts", balanced.spread(), balanced.cuts);
+    }
+
+    /// Catches an LPT deal that is not: one heavy item and many light ones.
+    #[test]
+    fn the_deal_puts_each_item_on_the_lightest_task() {
+        let tasks = deal(&[1.0, 1.0, 6.0, 1.0, 1.0, 2.0], 2);
+        assert_eq!(tasks, vec![vec![2], vec![5, 0, 1, 3, 4]]);
+    }
+
+    /// Catches a cut that loses or duplicates a prefix: the balanced cubes
+    /// must still be disjoint and hold the planted solution in exactly one.
+    #[test]
+    fn the_balanced_cubes_still_cover_the_solution_once() {
+        let planted = planted(&PlantedSpec::square(7, 3, 5, 4)).unwrap();
+        let order = "row-scan".parse().unwrap();
+        let plain = split::split(&planted.instance, order, 8).unwrap();
+        let balanced = balance(&planted.instance, plain, 4, MAX_CUBES, 1, &mut |_, _| {});
+        let holding = balanced
+            .split
+            .cubes
+            .iter()
+            .filter(|cube| cube.iter().all(|c| planted.solution.cells[c.cell] == Some(c.placement)))
+            .count();
+        assert_eq!(holding, 1, "the planted solution must extend exactly one cube");
+        let distinct: HashSet<_> = balanced.split.cubes.iter().collect();
+        assert_eq!(distinct.len(), balanced.split.cubes.len(), "two cubes alike");
+        let crossed = balanced
+            .split
+            .cubes
+            .iter()
+            .any(|a| balanced.split.cubes.iter().any(|b| a != b && a.len() < b.len() && b.starts_with(a)));
+        assert!(!crossed, "one cube is a prefix of another: their trees overlap");
+    }
+}
