@@ -16,53 +16,15 @@
 //! the general loop at the edges of that band and to poll the clock.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::time::Instant;
 
 use super::chain::Chains;
+pub(crate) use super::ending::{Bounds, End, Run};
 use super::plan::Plan;
 use super::step::{Entry, Step};
 use crate::kernel::{Poll, SLOTS, boxed};
-use crate::puzzle::Board;
 
 /// Placements between two looks at the clock and the stop flags.
 const POLL: u64 = 1 << 14;
-
-/// Where a run must end besides a solution or an exhausted tree.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct Bounds {
-    /// Wall-clock deadline.
-    pub(crate) deadline: Option<Instant>,
-    /// Stop after about this many placements.
-    pub(crate) node_limit: Option<u64>,
-}
-
-/// How a run ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum End {
-    /// Every cell filled.
-    Solved,
-    /// The whole tree was walked without a solution.
-    Exhausted,
-    /// The deadline or node limit was reached.
-    Limit,
-    /// The caller's stop flag was raised.
-    Stopped,
-    /// Another run finished first.
-    Cancelled,
-}
-
-/// The result of one run.
-#[derive(Clone, Debug)]
-pub(crate) struct Run {
-    /// How it ended.
-    pub(crate) end: End,
-    /// Placements made.
-    pub(crate) nodes: u64,
-    /// Most cells ever filled at once, clues included.
-    pub(crate) best_placed: usize,
-    /// The solution, or the deepest partial board seen.
-    pub(crate) board: Board,
-}
 
 /// A tree shared by several runs: the nodes at depth `level` (the subtrees
 /// rooted there, numbered in the walk's order, which is the same in every run
@@ -128,6 +90,22 @@ fn wanted(step: &Step, colour_of: &[u32; SLOTS]) -> u32 {
     (c << step.c_put) | (d << step.d_put)
 }
 
+/// True if every cell the look-ahead watches at this depth still has a
+/// fitting unused piece once `piece` is placed (its colours already in `colour_of`).
+#[inline(always)]
+fn watches_hold(
+    watches: &[Step],
+    entries: &[Entry],
+    starts: &[u32],
+    colours: usize,
+    colour_of: &[u32; SLOTS],
+    used: &[bool; SLOTS],
+    piece: u16,
+) -> bool {
+    let colour = |src: u16| colour_of[usize::from(src)];
+    watches.iter().all(|w| w.has_fit(entries, starts, colours, colour, |p| p == piece || used[usize::from(p)]))
+}
+
 /// The outcome of scanning one depth's candidates.
 enum Scan {
     /// Candidate `pos - 1` was placed at this depth; `next` opens the next depth.
@@ -164,6 +142,7 @@ impl Share<'_> {
 fn scan_general(
     step: &Step,
     next_step: &Step,
+    watches: &[Step],
     frame: Frame,
     entries: &[Entry],
     starts: &[u32],
@@ -181,6 +160,10 @@ fn scan_general(
         if used[usize::from(entry.piece)] || entry.colours & step.mask != frame.want || !admits_next(entry.colours) {
             continue;
         }
+        colour_of[usize::from(step.cell)] = entry.colours;
+        if !watches_hold(watches, entries, starts, colours, colour_of, used, entry.piece) {
+            continue;
+        }
         if at_split {
             // The root of a subtree (every fitting candidate counts, so that
             // all runs number them alike): explore it only if claimed.
@@ -189,7 +172,6 @@ fn scan_general(
                 continue;
             }
         }
-        colour_of[usize::from(step.cell)] = entry.colours;
         *nodes += 1;
         let next = open(next_step, colour_of, starts, colours);
         if next.pos == next.end && !keep_leaves {
@@ -215,6 +197,8 @@ struct Walk<'a> {
     frames: Vec<Frame>,
     nodes: u64,
     chains: &'a Chains,
+    /// Per depth, the look-ahead's steps (see `Plan::watches`).
+    watches: &'a [Vec<Step>],
     /// Per depth, the link colours the depth's chain step admits (see `chain.rs`).
     admitted: Vec<u64>,
 }
@@ -250,6 +234,7 @@ fn walk_fast(w: &mut Walk, mut depth: usize, lo: usize, hi: usize, poll_at: u64)
     let used = &mut *w.used;
     let frames = &mut w.frames[..];
     let chains = w.chains;
+    let all_watches = w.watches;
     let admitted = &mut w.admitted[..];
     let mut nodes = w.nodes;
     let handback = 'frame: loop {
@@ -261,6 +246,7 @@ fn walk_fast(w: &mut Walk, mut depth: usize, lo: usize, hi: usize, poll_at: u64)
         // the next step is in no chain with it: its entry stays all ones).
         // SAFETY: depth + 1 <= hi < admitted.len().
         let (admit, shift) = (unsafe { *admitted.get_unchecked(depth + 1) }, u32::from(step.filter_shift));
+        let watches = &all_watches[depth][..];
         let mut pos = frame.pos;
         while pos < frame.end {
             // SAFETY: frame ranges lie inside entries (Walk::new).
@@ -273,6 +259,9 @@ fn walk_fast(w: &mut Walk, mut depth: usize, lo: usize, hi: usize, poll_at: u64)
                 continue;
             }
             colour_of[usize::from(step.cell)] = entry.colours;
+            if !watches.is_empty() && !watches_hold(watches, entries, starts, colours, colour_of, used, entry.piece) {
+                continue;
+            }
             nodes += 1;
             let next = open_unchecked(next_step, colour_of, starts, colours);
             if next.pos == next.end {
@@ -342,6 +331,7 @@ impl<'a> Walk<'a> {
             frames: vec![Frame::default(); steps.len()],
             nodes: 0,
             chains: &plan.chains,
+            watches: &plan.watches,
             admitted: vec![u64::MAX; steps.len() + 1],
         }
     }
@@ -444,6 +434,7 @@ fn step_general(
     let scan = scan_general(
         step,
         next_step,
+        &w.watches[d],
         frame,
         w.entries,
         w.starts,
@@ -472,22 +463,5 @@ fn step_general(
             Handback::Pushed
         }
         Scan::Exhausted => Handback::Exhausted,
-    }
-}
-
-impl Bounds {
-    /// Why a run that made `nodes` placements must end now, if it must: the
-    /// stop, a sibling's cancel, the node limit or the deadline.
-    #[inline]
-    fn reached(&self, nodes: u64, stop: &AtomicBool, cancel: &AtomicBool) -> Option<End> {
-        if stop.load(Ordering::Relaxed) {
-            Some(End::Stopped)
-        } else if cancel.load(Ordering::Relaxed) {
-            Some(End::Cancelled)
-        } else if self.node_limit.is_some_and(|l| nodes >= l) || self.deadline.is_some_and(|d| Instant::now() >= d) {
-            Some(End::Limit)
-        } else {
-            None
-        }
     }
 }

@@ -230,6 +230,7 @@ fn expand(plan: &Plan, d: usize, shape: Shape, now: &Population, children: &mut 
     // The filter of this depth's chain: which slot of a particle's masks.
     let slot = chains.filtered[d].then(|| d - chains.start_of[d] as usize);
     let shift = step.filter_shift;
+    let watches = &plan.watches[d];
     for k in 0..now.len() {
         let colour_of = &now.colours[k * cells..(k + 1) * cells];
         let used = &now.used[k * words..(k + 1) * words];
@@ -244,7 +245,11 @@ fn expand(plan: &Plan, d: usize, shape: Shape, now: &Population, children: &mut 
             let p = usize::from(entry.piece);
             let admitted = (admit >> ((entry.colours >> shift) & 63)) & 1 != 0;
             if used[p / 64] & (1 << (p % 64)) == 0 && entry.colours & step.mask == want && admitted {
-                children.push((k as u32, e));
+                let colour = |src: u16| if src == step.cell { entry.colours } else { colour_of[usize::from(src)] };
+                let taken = |q: u16| q == entry.piece || used[usize::from(q) / 64] & (1 << (q % 64)) != 0;
+                if watches.iter().all(|w| w.has_fit(&plan.entries, &plan.starts, plan.colours, colour, taken)) {
+                    children.push((k as u32, e));
+                }
             }
         }
     }

@@ -16,6 +16,7 @@
 
 pub mod band;
 mod chain;
+mod ending;
 mod engine;
 mod estimate;
 mod options;
@@ -29,7 +30,7 @@ use std::time::{Duration, Instant};
 use engine::{Bounds, End, Run};
 use estimate::Estimate;
 use log::info;
-pub use options::{Options, OrderChoice, Parallel, Stats, StripTest};
+pub use options::{LookAhead, Options, OrderChoice, Parallel, Stats, StripTest};
 pub use order::{Corner, Order};
 use plan::Plan;
 
@@ -132,14 +133,15 @@ pub fn best_order(instance: &Instance, limits: &Limits, stop: &Stop) -> Option<O
 }
 
 /// The estimated number of nodes of `order`'s tree on `instance` with the
-/// strip test off: the tree `solve --order ORDER --strip-test off` walks,
+/// strip test and the look-ahead off: the tree `solve --order ORDER
+/// --strip-test off --look-ahead off` walks,
 /// estimated with one order's full work budget and `seed`. 0 when the clues
 /// conflict (that tree is empty: `solve` answers without a node).
 pub fn estimate_tree(instance: &Instance, order: Order, seed: u64) -> f64 {
     if plan::clue_conflict(instance).is_some() {
         return 0.0;
     }
-    let plan = Plan::new(instance, order, seed).without_chains();
+    let plan = Plan::new(instance, order, seed).without_chains().without_watches();
     let go = AtomicBool::new(false);
     estimate::estimate(&plan, particle_width(instance), MAX_RUNS, ESTIMATE_WORK, seed, &[&go]).nodes()
 }
@@ -172,7 +174,10 @@ impl Setup<'_> {
     /// The plan of `order`, its candidates permuted by `seed`, without strip
     /// tests when they are off.
     fn build(&self, order: Order, seed: u64) -> Plan {
-        let plan = Plan::new(self.instance, order, seed);
+        let mut plan = Plan::new(self.instance, order, seed);
+        if self.options.look_ahead == LookAhead::Off {
+            plan = plan.without_watches();
+        }
         if self.options.strips == StripTest::Off { plan.without_chains() } else { plan }
     }
 

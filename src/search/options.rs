@@ -51,6 +51,28 @@ impl fmt::Display for StripTest {
     }
 }
 
+/// Whether a placement must leave a fitting unused piece for each later
+/// cell it gives a second known side (see `Plan::watches`): in row scan, the
+/// cells beside the clues, from the rim row on. On by default: it won or tied
+/// on every class measured (results/reach/README.md, "Reach III").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum LookAhead {
+    /// Test the watched cells.
+    #[default]
+    On,
+    /// Do not: the tree of the plain walk (what `split --tasks` weighs).
+    Off,
+}
+
+impl fmt::Display for LookAhead {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            LookAhead::On => "on",
+            LookAhead::Off => "off",
+        })
+    }
+}
+
 /// Which fill order to use.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum OrderChoice {
@@ -94,6 +116,8 @@ pub struct Options {
     pub parallel: Parallel,
     /// Whether strips are tested for completion before they are walked.
     pub strips: StripTest,
+    /// Whether placements look ahead at the later cells they constrain.
+    pub look_ahead: LookAhead,
 }
 
 /// Counters of a search.

@@ -44,6 +44,74 @@ pub(crate) struct Plan {
     pub(crate) clue_board: Board,
     /// The strips of the order and their completion test.
     pub(crate) chains: Chains,
+    /// Per depth, the look-ahead: a step for each later cell (not the next)
+    /// that the depth's cell gives a second known side or more; a candidate
+    /// is placed only if each of them still has a fitting unused piece.
+    pub(crate) watches: Vec<Vec<Step>>,
+}
+
+/// The candidate tables of a plan as they are built: one per (rim class, key
+/// side A, key side B), shuffled once by the seed, laid back to back.
+struct Tables {
+    by_key: HashMap<(u8, usize, usize), u32>,
+    entries: Vec<Entry>,
+    starts: Vec<u32>,
+    rng: Rng,
+    seed: u64,
+}
+
+impl Tables {
+    /// The step of `cell` whose known sides are `known` (side index,
+    /// neighbour), its table built when it is the first of its key.
+    fn step(&mut self, instance: &Instance, cell: usize, known: &[(usize, usize)], colours: usize) -> Step {
+        let class = rim_class(instance.grid, cell);
+        let side_at = |k: usize| known.get(k).map_or(usize::from(NO_SIDE), |&(s, _)| s);
+        let (a_side, b_side) = (side_at(0), side_at(1));
+        let base = match self.by_key.get(&(class, a_side, b_side)) {
+            Some(&base) => base,
+            None => {
+                let base = self.starts.len() as u32;
+                let mut table = table(instance, class, (a_side, b_side), colours);
+                if self.seed != 0 {
+                    table.lists_mut().for_each(|list| self.rng.shuffle_small(list));
+                }
+                table.append_to(&mut self.starts, &mut self.entries);
+                self.by_key.insert((class, a_side, b_side), base);
+                base
+            }
+        };
+        step(cell, known, instance.grid.cells(), base)
+    }
+}
+
+/// The look-ahead of depth `d` (filling `cell`): a step for each free
+/// neighbour of `cell` filled later than depth `d + 1` that has two or more
+/// known sides once `cell` is placed (clues, and cells of depth `d` or less).
+fn watches(
+    instance: &Instance,
+    clues: &Clues,
+    depth: &[usize],
+    d: usize,
+    cell: usize,
+    tables: &mut Tables,
+    colours: usize,
+) -> Vec<Step> {
+    let grid = instance.grid;
+    let placed = |o: usize| clues.shown[o].is_some() || depth[o] <= d;
+    let mut found = Vec::new();
+    for side in Side::ALL {
+        let Some(w) = grid.neighbour(cell, side).filter(|&w| depth[w] != usize::MAX && depth[w] > d + 1) else {
+            continue;
+        };
+        let known: Vec<(usize, usize)> = Side::ALL
+            .into_iter()
+            .filter_map(|s| grid.neighbour(w, s).filter(|&o| placed(o)).map(|o| (s.index(), o)))
+            .collect();
+        if known.len() >= 2 {
+            found.push(tables.step(instance, w, &known, colours));
+        }
+    }
+    found
 }
 
 /// Why the clues alone make the instance unsolvable (or malformed), if they do:
@@ -119,38 +187,38 @@ impl Plan {
     pub(crate) fn new(instance: &Instance, order: Order, seed: u64) -> Plan {
         let grid = instance.grid;
         let cells = grid.cells();
-        let sentinel = cells;
         let colours = usize::from(instance.max_colour()) + 1;
 
         let clues = Clues::of(instance).expect("consistent clues (clue_conflict)");
         let (free, depth) = clues.fill(&order.cells(instance));
         let clue_board = instance.clue_board();
 
-        let mut tables: HashMap<(u8, usize, usize), u32> = HashMap::new();
-        let mut entries = Vec::new();
-        let mut starts = Vec::new();
-        let mut rng = Rng::new(seed);
+        let mut tables =
+            Tables { by_key: HashMap::new(), entries: Vec::new(), starts: Vec::new(), rng: Rng::new(seed), seed };
         let mut steps = Vec::new();
         for &cell in &free {
-            let class = rim_class(grid, cell);
             let known: Vec<(usize, usize)> = clues.known(grid, &depth, cell).map(|(s, n)| (s.index(), n)).collect();
-            let side_at = |k: usize| known.get(k).map_or(usize::from(NO_SIDE), |&(s, _)| s);
-            let (a_side, b_side) = (side_at(0), side_at(1));
-            let base = *tables.entry((class, a_side, b_side)).or_insert_with(|| {
-                let base = starts.len() as u32;
-                let mut table = table(instance, class, (a_side, b_side), colours);
-                if seed != 0 {
-                    table.lists_mut().for_each(|list| rng.shuffle_small(list));
-                }
-                table.append_to(&mut starts, &mut entries);
-                base
-            });
-            steps.push(step(cell, &known, sentinel, base));
+            steps.push(tables.step(instance, cell, &known, colours));
         }
+        // After every step's table, so that the steps' candidate orders do not
+        // depend on the look-ahead's tables.
+        let watches = free
+            .iter()
+            .enumerate()
+            .map(|(d, &cell)| watches(instance, &clues, &depth, d, cell, &mut tables, colours))
+            .collect();
+        let Tables { mut starts, entries, .. } = tables;
         starts.push(entries.len() as u32);
         let chains = Chains::new(&steps, &entries, &starts, colours, cells);
         chains.mark(&mut steps);
-        Plan { order, steps, entries, starts, pieces: instance.pieces.len(), colours, clues, clue_board, chains }
+        let pieces = instance.pieces.len();
+        Plan { order, steps, watches, entries, starts, pieces, colours, clues, clue_board, chains }
+    }
+
+    /// This plan without the look-ahead: no watch at any depth.
+    pub(crate) fn without_watches(mut self) -> Plan {
+        self.watches.iter_mut().for_each(Vec::clear);
+        self
     }
 
     /// This plan with no chains: nothing is filtered by the strip test.

@@ -54,4 +54,23 @@ impl Step {
     pub(crate) fn key(&self, a: usize, b: usize, colours: usize) -> usize {
         self.base as usize + a * colours + b
     }
+
+    /// True if a candidate of this step's table shows the colours of every
+    /// known side (read through `colour`, a cell's packed colours) and its
+    /// piece is not `used`: the look-ahead's test of a later cell.
+    #[inline(always)]
+    pub(crate) fn has_fit(
+        &self,
+        entries: &[Entry],
+        starts: &[u32],
+        colours: usize,
+        colour: impl Fn(u16) -> u32,
+        used: impl Fn(u16) -> bool,
+    ) -> bool {
+        let read = |src: u16, shift: u8| (colour(src) >> shift) & 0xFF;
+        let key = self.key(read(self.a_src, self.a_shift) as usize, read(self.b_src, self.b_shift) as usize, colours);
+        let want = (read(self.c_src, self.c_shift) << self.c_put) | (read(self.d_src, self.d_shift) << self.d_put);
+        let candidates = &entries[starts[key] as usize..starts[key + 1] as usize];
+        candidates.iter().any(|e| e.colours & self.mask == want && !used(e.piece))
+    }
 }

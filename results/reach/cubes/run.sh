@@ -10,7 +10,9 @@
 # clone writes the cube files again and checks that the manifest comes out
 # byte for byte. Every run submits the array (AT_ONCE tasks at a time, default
 # 2), each task solving its cubes in turn with the search along the same
-# order; a cube with a final result file is skipped, so a run after a kill,
+# order, the trees the split weighed (the look-ahead off: the run began at
+# 65da199, before it existed; with it off later binaries walk the same
+# trees); a cube with a final result file is skipped, so a run after a kill,
 # a reboot or a preemption finishes the rest. When a cube finds the board the
 # array is cancelled; `collect` gives the verdict, `verify` checks the board.
 set -euo pipefail
@@ -39,7 +41,7 @@ fi
 n=$(wc -l <"$dir/tasks.txt")
 echo "== $n tasks, $at_once at a time (load $(cut -d' ' -f1-3 /proc/loadavg), commit $(git rev-parse --short HEAD))"
 job=$(sbatch --parsable --array=1-"$n"%"$at_once" --cpus-per-task=1 --mem=1G --output="$dir/slurm-%a.out" \
-  deploy/slurm/cubes.sbatch "$dir" --solver search --threads 1 --order row-scan --strip-test off)
+  deploy/slurm/cubes.sbatch "$dir" --solver search --threads 1 --order row-scan --strip-test off --look-ahead off)
 echo "array job $job submitted $(date -u +%FT%TZ)"
 trap 'echo "stopping: scancel $job (the cubes finished so far are kept)"; scancel "$job"' INT TERM
 while [ -n "$(squeue -h -j "$job" 2>/dev/null)" ]; do

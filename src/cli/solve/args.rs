@@ -130,6 +130,11 @@ pub(super) struct SearchArgs {
     /// it admits (default: auto).
     #[arg(long, value_enum)]
     pub(super) strip_test: Option<search::StripTest>,
+    /// Look ahead: place a piece only if every later cell it gives a second
+    /// known side (the cells beside clues, in most orders) still has a
+    /// fitting unused piece (default: on).
+    #[arg(long, value_enum)]
+    pub(super) look_ahead: Option<search::LookAhead>,
 }
 
 impl SearchArgs {
@@ -140,6 +145,7 @@ impl SearchArgs {
             ("--explain", self.explain),
             ("--parallel", self.parallel.is_some()),
             ("--strip-test", self.strip_test.is_some()),
+            ("--look-ahead", self.look_ahead.is_some()),
         ])
     }
 }
@@ -247,6 +253,7 @@ impl SolveArgs {
                 explain: self.search.explain,
                 parallel: self.search.parallel.unwrap_or_default(),
                 strips: self.search.strip_test.unwrap_or_default(),
+                look_ahead: self.search.look_ahead.unwrap_or_default(),
             }),
             SolverKind::Auto => Solver::Auto(portfolio::Options { arms: Vec::new(), progress: true }),
         };
