@@ -83,7 +83,7 @@ pub fn balance(
     let mut scale = Scale::new(instance, split, seed);
     if let Some(prefixes) = Prefixes::new(instance, scale.split.order) {
         let mut shown = Instant::now();
-        while scale.heaviest_over_share(tasks) > 0.5 {
+        while scale.heaviest_over_share(tasks) > MOST_OF_A_SHARE {
             let heaviest = heaviest_index(&scale.estimates);
             if scale.looks[heaviest] < LOOKS {
                 // Weigh again before cutting: the heaviest estimate is the likeliest to be noise.
@@ -172,6 +172,10 @@ fn deal(weights: &[f64], tasks: usize) -> Vec<Vec<usize>> {
     }
     dealt
 }
+
+/// The most of one task's share a cube may hold: then dealing heaviest first,
+/// each to the lightest task, keeps every task within 1 + this of the mean.
+const MOST_OF_A_SHARE: f64 = 0.5;
 
 /// Estimates of a cube (each with its own seed, averaged) before it may be cut.
 const LOOKS: u64 = 3;
