@@ -22,7 +22,7 @@
 //! times the mean cube however far the cutting goes. Tasks of many cubes can.
 //!
 //! The estimate of one cube is noisy (a few runs of a few thousand probes,
-//! with a heavy upper tail), so a cube is weighed [`LOOKS`] times (each with
+//! with a heavy upper tail), so a cube is weighed three times (each with
 //! its own seed, averaged) before it may be cut. The balance holds for the
 //! estimates; the measured trees are reported beside them
 //! (`results/reach/cubes/`).
