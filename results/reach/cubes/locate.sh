@@ -25,7 +25,8 @@ out=results/reach/cubes
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 "$bin" split "models/$board.json" --cubes 64 --tasks "$tasks" --order row-scan --out "$scratch/cubes" >"$scratch/split.txt"
-[ -f "$out/$board.split.txt" ] || cp "$scratch/split.txt" "$out/$board.split.txt"
+# The scratch folder's name, as the folder it stands for (no machine path kept).
+[ -f "$out/$board.split.txt" ] || sed "s#$scratch/cubes#$out/$board#g" "$scratch/split.txt" >"$out/$board.split.txt"
 if [ ! -f "$out/$board/cubes.json" ]; then
   mkdir -p "$out/$board"
   cp "$scratch/cubes/cubes.json" "$scratch/cubes/tasks.txt" "$out/$board/"
