@@ -34,7 +34,7 @@ pub(crate) struct SplitArgs {
     #[arg(long, default_value = DEFAULT_ORDER)]
     order: Order,
     /// Balanced array tasks: weigh every cube by the estimator (its tree along
-    /// --order, strip test off), cut the heaviest again until none holds more
+    /// --order, strip test and look-ahead off; one thread), cut the heaviest again until none holds more
     /// than half of one of TASKS equal shares (or a cut would make more than
     /// 16 K cubes, at most 9999), and deal the cubes to TASKS tasks, heaviest
     /// first, each to the lightest task (`tasks.txt`; the estimates go into
