@@ -5,12 +5,12 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::Args;
-use edgematch::cubes::{self, Balanced, CubeSet, Split, file};
+use edgematch::cubes::{self, Balanced, CubeSet, Split, Target, file};
 use edgematch::formats::instance_json::InstanceFile;
 use edgematch::puzzle::Instance;
 use edgematch::search::Order;
 
-use super::args::InstanceSourceArgs;
+use super::args::{InstanceSourceArgs, cores};
 use super::show::describe;
 
 /// The fill order whose first cells the cubes fix, unless `--order` says otherwise.
@@ -34,7 +34,7 @@ pub(crate) struct SplitArgs {
     #[arg(long, default_value = DEFAULT_ORDER)]
     order: Order,
     /// Balanced array tasks: weigh every cube by the estimator (its tree along
-    /// --order, strip test and look-ahead off; one thread), cut the heaviest again until none holds more
+    /// --order, strip test and look-ahead off; on --threads), cut the heaviest again until none holds more
     /// than half of one of TASKS equal shares (or a cut would make more than
     /// 16 K cubes, at most 9999), and deal the cubes to TASKS tasks, heaviest
     /// first, each to the lightest task (`tasks.txt`; the estimates go into
@@ -46,6 +46,10 @@ pub(crate) struct SplitArgs {
     /// Seed of the estimates (with --tasks).
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Threads that weigh cubes side by side (with --tasks; default: every
+    /// core). The cubes, estimates and tasks are the same for any count.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    threads: Option<u32>,
 }
 
 /// How many times `--cubes` a balanced split may grow to.
@@ -57,8 +61,13 @@ pub(crate) fn run(args: SplitArgs) -> Result<ExitCode> {
     let mut split = cubes::split(&loaded.instance, args.order, args.cubes as usize)?;
     let (mut estimates, mut tasks) = (Vec::new(), Vec::new());
     if let Some(count) = args.tasks {
-        let most = (args.cubes as usize).saturating_mul(BALANCE_GROWTH);
-        let balanced = balance(&loaded.instance, split, count as usize, most, args.seed);
+        let target = Target {
+            tasks: count as usize,
+            most: (args.cubes as usize).saturating_mul(BALANCE_GROWTH),
+            seed: args.seed,
+            threads: args.threads.unwrap_or_else(cores) as usize,
+        };
+        let balanced = balance(&loaded.instance, split, target);
         (split, estimates, tasks) = (balanced.split, balanced.estimates, balanced.tasks);
     }
     let set = CubeSet {
@@ -106,16 +115,18 @@ pub(crate) fn run(args: SplitArgs) -> Result<ExitCode> {
 /// Balances the split into `tasks` tasks, with progress on stderr, and
 /// prints the outcome: the spread of the tasks, and the cubes' estimated trees
 /// against the whole board's.
-fn balance(instance: &Instance, split: Split, tasks: usize, most: usize, seed: u64) -> Balanced {
+fn balance(instance: &Instance, split: Split, target: Target) -> Balanced {
     let order = split.order;
     eprintln!(
-        "balancing {} cubes into {tasks} tasks: each weighed by the estimator along {order} ...",
-        split.cubes.len()
+        "balancing {} cubes into {} tasks: each weighed by the estimator along {order}, on {} threads ...",
+        split.cubes.len(),
+        target.tasks,
+        target.threads
     );
-    let balanced = cubes::balance(instance, split, tasks, most, seed, &mut |count, heaviest| {
+    let balanced = cubes::balance(instance, split, target, &mut |count, heaviest| {
         eprintln!("  {count} cubes, the heaviest {heaviest:.2} of a task's share");
     });
-    let whole = edgematch::search::estimate_tree(instance, order, seed);
+    let whole = edgematch::search::estimate_tree(instance, order, target.seed);
     let heaviest = balanced.estimates.iter().copied().fold(0.0, f64::max);
     println!(
         "balanced: {} cubes after {} cuts in {} tasks, the heaviest task {:.2}x the mean; estimated trees: {:.3e} nodes in all, {heaviest:.3e} the heaviest cube (the whole board: {whole:.3e})",

@@ -27,6 +27,7 @@
 //! estimates; the measured trees are reported beside them
 //! (`results/reach/cubes/`).
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use super::split::{MAX_CUBES, Prefixes, Split, with_fixed};
@@ -66,21 +67,29 @@ impl Balanced {
     }
 }
 
+/// What a balance aims at, and with what.
+#[derive(Clone, Copy, Debug)]
+pub struct Target {
+    /// The array tasks the cubes are dealt to.
+    pub tasks: usize,
+    /// The most cubes a cut may make (at most [`MAX_CUBES`] in any case).
+    pub most: usize,
+    /// The seed of the estimates.
+    pub seed: u64,
+    /// The threads that weigh cubes side by side. Each estimate depends on
+    /// its cube and seed alone, so the count changes how soon the cubes are
+    /// weighed, never the cubes, their estimates or the tasks.
+    pub threads: usize,
+}
+
 /// Weighs `split`'s cubes, cuts the heaviest until none weighs more than half
-/// of one of `tasks` equal shares or a cut would make more than `most` cubes,
-/// and deals the cubes to `tasks` tasks (see the module's notes). `seed`
-/// seeds the estimates; `progress` is called every few seconds with the cube
-/// count and the heaviest cube over a task's share.
-pub fn balance(
-    instance: &Instance,
-    split: Split,
-    tasks: usize,
-    most: usize,
-    seed: u64,
-    progress: &mut dyn FnMut(usize, f64),
-) -> Balanced {
-    let tasks = tasks.max(1);
-    let mut scale = Scale::new(instance, split, seed);
+/// of one of the target's equal shares or a cut would make more than its
+/// `most` cubes, and deals the cubes to its tasks (see the module's notes);
+/// `progress` is called every few seconds with the cube count and the
+/// heaviest cube over a task's share.
+pub fn balance(instance: &Instance, split: Split, target: Target, progress: &mut dyn FnMut(usize, f64)) -> Balanced {
+    let tasks = target.tasks.max(1);
+    let mut scale = Scale::new(instance, split, target);
     if let Some(prefixes) = Prefixes::new(instance, scale.split.order) {
         let mut shown = Instant::now();
         while scale.heaviest_over_share(tasks) > MOST_OF_A_SHARE {
@@ -88,7 +97,7 @@ pub fn balance(
             if scale.looks[heaviest] < LOOKS {
                 // Weigh again before cutting: the heaviest estimate is the likeliest to be noise.
                 scale.weigh_again(heaviest);
-            } else if !scale.cut(&prefixes, heaviest, most.min(MAX_CUBES)) {
+            } else if !scale.cut(&prefixes, heaviest, target.most.min(MAX_CUBES)) {
                 break;
             }
             if shown.elapsed() >= Duration::from_secs(5) {
@@ -105,6 +114,7 @@ pub fn balance(
 struct Scale<'a> {
     instance: &'a Instance,
     seed: u64,
+    threads: usize,
     split: Split,
     estimates: Vec<f64>,
     looks: Vec<u64>,
@@ -112,11 +122,39 @@ struct Scale<'a> {
 }
 
 impl<'a> Scale<'a> {
-    fn new(instance: &'a Instance, split: Split, seed: u64) -> Scale<'a> {
-        let mut scale = Scale { instance, seed, split, estimates: Vec::new(), looks: Vec::new(), cuts: 0 };
-        scale.estimates = scale.split.cubes.iter().map(|cube| scale.weigh(cube, 0)).collect();
+    fn new(instance: &'a Instance, split: Split, target: Target) -> Scale<'a> {
+        let (seed, threads) = (target.seed, target.threads.max(1));
+        let mut scale = Scale { instance, seed, threads, split, estimates: Vec::new(), looks: Vec::new(), cuts: 0 };
+        scale.estimates = scale.weigh_all(&scale.split.cubes);
         scale.looks = vec![1; scale.estimates.len()];
         scale
+    }
+
+    /// The first estimate of each of `cubes`, in their order, weighed on the
+    /// scale's threads, each taking the next unweighed cube (their trees differ
+    /// a thousandfold, so a fixed share each would leave threads idle).
+    fn weigh_all(&self, cubes: &[Vec<Clue>]) -> Vec<f64> {
+        let next = AtomicUsize::new(0);
+        let weigh_next = || {
+            let mut weighed = Vec::new();
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(cube) = cubes.get(i) else { return weighed };
+                weighed.push((i, self.weigh(cube, 0)));
+            }
+        };
+        let weighed: Vec<(usize, f64)> = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..self.threads.min(cubes.len())).map(|_| scope.spawn(weigh_next)).collect();
+            workers
+                .into_iter()
+                .flat_map(|worker| worker.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+                .collect()
+        });
+        let mut estimates = vec![0.0; cubes.len()];
+        for (i, estimate) in weighed {
+            estimates[i] = estimate;
+        }
+        estimates
     }
 
     /// One estimate of `cube`'s tree, the `look`-th (each look its own seed).
@@ -150,7 +188,7 @@ impl<'a> Scale<'a> {
         if children.is_empty() {
             self.split.dead_ends += 1;
         }
-        let weights: Vec<f64> = children.iter().map(|cube| self.weigh(cube, 0)).collect();
+        let weights = self.weigh_all(&children);
         self.looks.splice(i..=i, vec![1; children.len()]);
         self.split.cubes.splice(i..=i, children);
         self.estimates.splice(i..=i, weights);
@@ -201,6 +239,26 @@ mod tests {
         planted(&PlantedSpec::square(7, 3, 5, 4)).unwrap().instance
     }
 
+    /// `tasks` tasks, weighed on `threads` threads, seed 1.
+    fn target(tasks: usize, threads: usize) -> Target {
+        Target { tasks, most: MAX_CUBES, seed: 1, threads }
+    }
+
+    /// Catches weighing that depends on the threads (an estimate stored at
+    /// another cube's place, or seeded by the thread that made it): a split's
+    /// manifest must come out the same on a laptop and on a cluster node.
+    #[test]
+    fn the_thread_count_changes_nothing_but_the_time() {
+        let instance = board();
+        let order = "row-scan".parse().unwrap();
+        let one = balance(&instance, split::split(&instance, order, 8).unwrap(), target(4, 1), &mut |_, _| {});
+        let many = balance(&instance, split::split(&instance, order, 8).unwrap(), target(4, 5), &mut |_, _| {});
+        assert!(one.cuts > 0, "no cut: the children's weighing went untested");
+        assert_eq!(one.split.cubes, many.split.cubes);
+        assert_eq!(one.estimates, many.estimates);
+        assert_eq!(one.tasks, many.tasks);
+    }
+
     /// Catches a balance that stops cutting early or deals cubes badly: with
     /// the cubes cut to half a share, LPT keeps every task within 1.5x the mean.
     #[test]
@@ -208,7 +266,7 @@ mod tests {
         let instance = board();
         let order = "row-scan".parse().unwrap();
         let plain = split::split(&instance, order, 8).unwrap();
-        let balanced = balance(&instance, plain, 4, MAX_CUBES, 1, &mut |_, _| {});
+        let balanced = balance(&instance, plain, target(4, 2), &mut |_, _| {});
         assert!(balanced.cuts > 0, "the breadth-first cubes were already light: pick another board");
         assert_eq!(balanced.estimates.len(), balanced.split.cubes.len());
         let mut dealt: Vec<usize> = balanced.tasks.iter().flatten().copied().collect();
@@ -232,7 +290,7 @@ mod tests {
         let planted = planted(&PlantedSpec::square(7, 3, 5, 4)).unwrap();
         let order = "row-scan".parse().unwrap();
         let plain = split::split(&planted.instance, order, 8).unwrap();
-        let balanced = balance(&planted.instance, plain, 4, MAX_CUBES, 1, &mut |_, _| {});
+        let balanced = balance(&planted.instance, plain, target(4, 2), &mut |_, _| {});
         let holding = balanced
             .split
             .cubes

@@ -17,6 +17,6 @@ pub mod local;
 pub mod result;
 pub mod split;
 
-pub use balance::{Balanced, balance};
+pub use balance::{Balanced, Target, balance};
 pub use file::{Cube, CubeSet};
 pub use split::{MAX_CUBES, Split, split};
