@@ -8,7 +8,9 @@ tree), BOARD/tasks.txt (each array task's cubes, in the order the task solves
 them), the result files of the cubes the array has run (measured nodes and CPU
 seconds), and BOARD.solution-cube.json (the cube holding the planted solution,
 solved alone by locate.sh). The rate of the projections is nodes per CPU
-second of the cubes measured (the solution's cube included).
+second of the cubes measured (the solution's cube included). The tasks whose
+cubes were all refuted show whether the balance of the estimates holds in the
+nodes walked (their heaviest over their mean).
 
 Projections on P cores, one task per core at a time, in array order (Slurm
 starts the next task when a core frees):
@@ -72,6 +74,8 @@ def row(board):
     before = tasks[s_task][: tasks[s_task].index(s_cube)]
     within = sum(nodes(c) for c in before) / rate + solution["cpu_seconds"]
     loads = [sum(estimates[c] for c in task) for task in tasks]
+    # The tasks whose every cube was refuted: how even their measured work is.
+    done = [sum(measured[c]["nodes"] for c in task) for task in tasks if all(c in exhausted for c in task)]
     out = {
         "board": board,
         "cubes": len(estimates),
@@ -81,6 +85,8 @@ def row(board):
         "spread": max(loads) / (sum(loads) / len(loads)),
         "measured": len(exhausted),
         "measured_ratio": nodes_of_measured / est_of_measured if est_of_measured else None,
+        "tasks_done": len(done),
+        "done_spread": max(done) / (sum(done) / len(done)) if done else None,
         "rate": rate,
         "solution_cube": s_cube + 1,
         "solution_task": s_task + 1,
@@ -109,12 +115,14 @@ def seconds(s):
 def main(boards):
     rows = [row(b) for b in boards]
     print("| board | cubes / tasks | estimated tree (sum of cubes) | heaviest cube | heaviest task / mean |"
-          " cubes measured: measured / estimated nodes | nodes per CPU s |")
-    print("|---|---|---|---|---|---|---|")
+          " cubes measured: measured / estimated nodes | tasks measured: heaviest / mean (nodes) |"
+          " nodes per CPU s |")
+    print("|---|---|---|---|---|---|---|---|")
     for r in rows:
         ratio = "—" if r["measured_ratio"] is None else f"{r['measured']}: {r['measured_ratio']:.2f}"
+        even = "—" if r["done_spread"] is None else f"{r['tasks_done']}: {r['done_spread']:.2f}"
         print(f"| {r['board']} | {r['cubes']} / {r['tasks']} | {r['total']:.2e} | {r['heaviest_cube']:.2e} |"
-              f" {r['spread']:.2f} | {ratio} | {r['rate']:.2e} |")
+              f" {r['spread']:.2f} | {ratio} | {even} | {r['rate']:.2e} |")
     print()
     print("| board | solution's cube (task, place in it) | its estimate | measured to the solution |"
           " CPU, whole array | to the solution on 2 / 64 / 256 cores | whole array on 2 / 64 / 256 cores |")
