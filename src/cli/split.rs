@@ -126,6 +126,8 @@ fn balance(instance: &Instance, split: Split, target: Target) -> Balanced {
     let balanced = cubes::balance(instance, split, target, &mut |count, heaviest| {
         eprintln!("  {count} cubes, the heaviest {heaviest:.2} of a task's share");
     });
+    let weighing = balanced.weighing;
+    eprintln!("weighed: {} estimates in {} waves on {} threads", weighing.made, weighing.waves, target.threads);
     let whole = edgematch::search::estimate_tree(instance, order, target.seed);
     let heaviest = balanced.estimates.iter().copied().fold(0.0, f64::max);
     println!(

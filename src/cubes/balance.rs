@@ -27,6 +27,7 @@
 //! estimates; the measured trees are reported beside them
 //! (`results/reach/cubes/`).
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
@@ -45,6 +46,23 @@ pub struct Balanced {
     pub tasks: Vec<Vec<usize>>,
     /// Cubes replaced by their children.
     pub cuts: usize,
+    /// How the weighing went.
+    pub weighing: Weighing,
+}
+
+/// The estimates a balance made and the waves they took. A batch of `b`
+/// estimates weighed side by side on `threads` threads takes `⌈b / threads⌉`
+/// waves, and an estimate's work is budgeted (about the same time each), so
+/// on that many cores the weighing takes about `waves` estimates' time, on
+/// one `made`. The waves depend on the thread count and never on the
+/// machine: a run here with `threads` set to a cluster node's cores counts
+/// that node's waves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Weighing {
+    /// Estimates made, those made ahead and never asked for included.
+    pub made: usize,
+    /// Waves they were made in.
+    pub waves: usize,
 }
 
 impl Balanced {
@@ -93,6 +111,7 @@ pub fn balance(instance: &Instance, split: Split, target: Target, progress: &mut
     if let Some(prefixes) = Prefixes::new(instance, scale.split.order) {
         let mut shown = Instant::now();
         while scale.heaviest_over_share(tasks) > MOST_OF_A_SHARE {
+            scale.weigh_ahead(&prefixes, tasks);
             let heaviest = heaviest_index(&scale.estimates);
             if scale.looks[heaviest] < LOOKS {
                 // Weigh again before cutting: the heaviest estimate is the likeliest to be noise.
@@ -107,10 +126,11 @@ pub fn balance(instance: &Instance, split: Split, target: Target, progress: &mut
         }
     }
     let tasks = deal(&scale.estimates, tasks);
-    Balanced { split: scale.split, estimates: scale.estimates, tasks, cuts: scale.cuts }
+    Balanced { split: scale.split, estimates: scale.estimates, tasks, cuts: scale.cuts, weighing: scale.weighing }
 }
 
-/// The cubes on the scale: each one's estimate and how many times it was weighed.
+/// The cubes on the scale: each one's estimate and how many times it was
+/// weighed, and the estimates made ahead of the loop's asking.
 struct Scale<'a> {
     instance: &'a Instance,
     seed: u64,
@@ -119,42 +139,104 @@ struct Scale<'a> {
     estimates: Vec<f64>,
     looks: Vec<u64>,
     cuts: usize,
+    ahead: HashMap<Look, f64>,
+    weighing: Weighing,
 }
+
+/// One estimate to make: a cube, and which of its looks (each its own seed).
+type Look = (Vec<Clue>, u64);
 
 impl<'a> Scale<'a> {
     fn new(instance: &'a Instance, split: Split, target: Target) -> Scale<'a> {
         let (seed, threads) = (target.seed, target.threads.max(1));
-        let mut scale = Scale { instance, seed, threads, split, estimates: Vec::new(), looks: Vec::new(), cuts: 0 };
-        scale.estimates = scale.weigh_all(&scale.split.cubes);
+        let mut scale = Scale {
+            instance,
+            seed,
+            threads,
+            split,
+            estimates: Vec::new(),
+            looks: Vec::new(),
+            cuts: 0,
+            ahead: HashMap::new(),
+            weighing: Weighing::default(),
+        };
+        let first: Vec<Look> = scale.split.cubes.iter().map(|cube| (cube.clone(), 0)).collect();
+        scale.estimates = scale.weigh_all(&first);
         scale.looks = vec![1; scale.estimates.len()];
         scale
     }
 
-    /// The first estimate of each of `cubes`, in their order, weighed on the
-    /// scale's threads, each taking the next unweighed cube (their trees differ
-    /// a thousandfold, so a fixed share each would leave threads idle).
-    fn weigh_all(&self, cubes: &[Vec<Clue>]) -> Vec<f64> {
+    /// The estimates `looks` ask for, in their order, made on the scale's
+    /// threads, each taking the next one not begun (the cubes' trees differ a
+    /// thousandfold, so a fixed share each would leave threads idle).
+    fn weigh_all(&mut self, looks: &[Look]) -> Vec<f64> {
+        self.weighing.made += looks.len();
+        self.weighing.waves += looks.len().div_ceil(self.threads);
         let next = AtomicUsize::new(0);
         let weigh_next = || {
             let mut weighed = Vec::new();
             loop {
                 let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(cube) = cubes.get(i) else { return weighed };
-                weighed.push((i, self.weigh(cube, 0)));
+                let Some((cube, look)) = looks.get(i) else { return weighed };
+                weighed.push((i, self.weigh(cube, *look)));
             }
         };
         let weighed: Vec<(usize, f64)> = std::thread::scope(|scope| {
-            let workers: Vec<_> = (0..self.threads.min(cubes.len())).map(|_| scope.spawn(weigh_next)).collect();
+            let workers: Vec<_> = (0..self.threads.min(looks.len())).map(|_| scope.spawn(weigh_next)).collect();
             workers
                 .into_iter()
                 .flat_map(|worker| worker.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
                 .collect()
         });
-        let mut estimates = vec![0.0; cubes.len()];
+        let mut estimates = vec![0.0; looks.len()];
         for (i, estimate) in weighed {
             estimates[i] = estimate;
         }
         estimates
+    }
+
+    /// Makes ahead, side by side, what the loop will ask for next: the paths
+    /// of the heaviest cubes still above half a share (see `path`),
+    /// heaviest first, until there is work for every thread. Every estimate
+    /// depends on its cube and look alone and the loop takes them in its own
+    /// order, so the cubes come out as on one thread; a guess never taken (a
+    /// cube that falls below the line first) costs time, not results.
+    fn weigh_ahead(&mut self, prefixes: &Prefixes, tasks: usize) {
+        let line = MOST_OF_A_SHARE * self.estimates.iter().sum::<f64>() / tasks as f64;
+        let mut above: Vec<usize> = (0..self.estimates.len()).filter(|&i| self.estimates[i] > line).collect();
+        above.sort_by(|&a, &b| self.estimates[b].total_cmp(&self.estimates[a]));
+        let mut wanted: Vec<Look> = Vec::new();
+        for &i in &above {
+            if wanted.len() >= self.threads {
+                break;
+            }
+            let path = self.path(prefixes, i);
+            wanted.extend(path.into_iter().filter(|look| !self.ahead.contains_key(look)));
+        }
+        let estimates = self.weigh_all(&wanted);
+        self.ahead.extend(wanted.into_iter().zip(estimates));
+    }
+
+    /// What cube `i` asks for until it is cut: its remaining looks, then its
+    /// children's first looks. On one thread only the first of these, so that
+    /// nothing is weighed that the loop does not take.
+    fn path(&self, prefixes: &Prefixes, i: usize) -> Vec<Look> {
+        let cube = &self.split.cubes[i];
+        let mut path: Vec<Look> = (self.looks[i]..LOOKS).map(|look| (cube.clone(), look)).collect();
+        if self.threads == 1 && !path.is_empty() {
+            path.truncate(1);
+        } else if let Some(children) = prefixes.children(self.instance, cube) {
+            path.extend(children.into_iter().map(|child| (child, 0)));
+        }
+        path
+    }
+
+    /// The `look`-th estimate of `cube`: the one made ahead, else made now.
+    fn take(&mut self, cube: &[Clue], look: u64) -> f64 {
+        match self.ahead.remove(&(cube.to_vec(), look)) {
+            Some(estimate) => estimate,
+            None => self.weigh_all(&[(cube.to_vec(), look)])[0],
+        }
     }
 
     /// One estimate of `cube`'s tree, the `look`-th (each look its own seed).
@@ -172,7 +254,7 @@ impl<'a> Scale<'a> {
 
     /// Averages one more estimate into cube `i`'s.
     fn weigh_again(&mut self, i: usize) {
-        let again = self.weigh(&self.split.cubes[i], self.looks[i]);
+        let again = self.take(&self.split.cubes[i].clone(), self.looks[i]);
         let n = self.looks[i] as f64;
         self.estimates[i] = (self.estimates[i] * n + again) / (n + 1.0);
         self.looks[i] += 1;
@@ -188,7 +270,7 @@ impl<'a> Scale<'a> {
         if children.is_empty() {
             self.split.dead_ends += 1;
         }
-        let weights = self.weigh_all(&children);
+        let weights: Vec<f64> = children.iter().map(|child| self.take(child, 0)).collect();
         self.looks.splice(i..=i, vec![1; children.len()]);
         self.split.cubes.splice(i..=i, children);
         self.estimates.splice(i..=i, weights);
@@ -254,6 +336,8 @@ mod tests {
         let one = balance(&instance, split::split(&instance, order, 8).unwrap(), target(4, 1), &mut |_, _| {});
         let many = balance(&instance, split::split(&instance, order, 8).unwrap(), target(4, 5), &mut |_, _| {});
         assert!(one.cuts > 0, "no cut: the children's weighing went untested");
+        assert_eq!(one.weighing.waves, one.weighing.made, "one thread weighs one cube a wave");
+        assert!(many.weighing.waves < one.weighing.waves, "five threads weighed no two cubes at once");
         assert_eq!(one.split.cubes, many.split.cubes);
         assert_eq!(one.estimates, many.estimates);
         assert_eq!(one.tasks, many.tasks);
