@@ -205,6 +205,11 @@ impl<'a> Scale<'a> {
         let line = MOST_OF_A_SHARE * self.estimates.iter().sum::<f64>() / tasks as f64;
         let mut above: Vec<usize> = (0..self.estimates.len()).filter(|&i| self.estimates[i] > line).collect();
         above.sort_by(|&a, &b| self.estimates[b].total_cmp(&self.estimates[a]));
+        let known =
+            |scale: &Self, i: usize| scale.path(prefixes, i).first().is_none_or(|l| scale.ahead.contains_key(l));
+        if above.first().is_none_or(|&heaviest| known(self, heaviest)) {
+            return; // the loop's next step was made ahead: guess again only when it runs out
+        }
         let mut wanted: Vec<Look> = Vec::new();
         for &i in &above {
             if wanted.len() >= self.threads {
