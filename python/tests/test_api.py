@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import edgematch
+from conftest import python_that_ctrl_c_reaches
 
 
 def test_generate_load_and_save_round_trip(tmp_path):
@@ -154,7 +155,7 @@ def test_ctrl_c_raises_keyboard_interrupt():
             print("interrupted", flush=True)
             sys.exit(7)
     """)
-    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    child = python_that_ctrl_c_reaches(script)
     assert child.stdout.readline().strip() == "solving"
     time.sleep(1.5)
     sent = time.monotonic()

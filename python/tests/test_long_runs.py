@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 import edgematch
+from conftest import python_that_ctrl_c_reaches
 
 
 def score_run(instance, **kwargs):
@@ -136,7 +137,7 @@ def test_ctrl_c_during_a_run_with_on_best_raises_keyboard_interrupt():
             time.sleep(0.5)
             sys.exit(7)
     """)
-    child = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    child = python_that_ctrl_c_reaches(script)
     assert child.stdout.readline().startswith("best ")
     child.send_signal(signal.SIGINT)
     out, _ = child.communicate(timeout=60)
