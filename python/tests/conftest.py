@@ -29,7 +29,7 @@ def binary() -> Path:
 def python_that_ctrl_c_reaches(script: str) -> subprocess.Popen:
     """A Python child running `script`, its stdout piped, that takes SIGINT as a terminal's
     Ctrl-C: as KeyboardInterrupt. A shell that starts a job in the background without job
-    control (`cmd &`, as nohup and CI runners do) makes SIGINT ignored; a child inherits
+    control (`cmd &` in a script, as CI runners may) makes SIGINT ignored; a child inherits
     that, and Python installs its handler only where SIGINT is not ignored, so the child
     would never see the signal. The default is restored in the child before it starts."""
     return subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True,
