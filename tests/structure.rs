@@ -1,5 +1,5 @@
 //! The layering of `src/` as a test: no import circle between its files, no function over 80
-//! lines, and no file over 500.
+//! lines, no file over 500, and no document naming a path of `src/` that does not exist.
 //!
 //! Each file under `src/` is a module. A file depends on another when it names a path into it:
 //! `crate::a::b`, `super::x`, `self::x`, or a child module of its own, in a `use` line or in code
@@ -511,4 +511,111 @@ fn the_checker_sees_circles_and_long_functions() {
         Source { file: "c.rs".into(), module: vec!["c".into()], code: "\n".repeat(501), children: BTreeSet::new() };
     assert_eq!(long_files(&[a, long]), vec![("c.rs".to_owned(), 501)]);
     assert_eq!(blank_literals("let s = \"crate::x\"; // crate::y\n'a'"), "let s =           ;            \n   ");
+}
+
+/// The documents whose paths into `src/` are checked, from the repository's root:
+/// `README.md`, `CONTRIBUTING.md`, `docs/*.md` and `results/*/README.md`.
+fn documents(root: &Path) -> Vec<String> {
+    let names = |dir: &str| -> Vec<String> {
+        let mut names: Vec<String> = fs::read_dir(root.join(dir))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    };
+    let mut found = vec!["README.md".to_owned(), "CONTRIBUTING.md".to_owned()];
+    found.extend(names("docs").into_iter().filter(|n| n.ends_with(".md")).map(|n| format!("docs/{n}")));
+    let readmes = names("results").into_iter().map(|n| format!("results/{n}/README.md"));
+    found.extend(readmes.filter(|p| root.join(p).is_file()));
+    found
+}
+
+/// The folders directly under `src/` (`score`, `search`, ...).
+fn src_folders() -> BTreeSet<String> {
+    let entries = fs::read_dir(src_dir()).unwrap().map(|e| e.unwrap().path());
+    entries.filter(|p| p.is_dir()).map(|p| p.file_name().unwrap().to_string_lossy().into_owned()).collect()
+}
+
+/// True for the bytes the documents write paths with.
+fn path_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'/' | b'-')
+}
+
+/// Every path `text` names that begins with `src/` (not the tail of a longer path, such as
+/// `rust/src/config.rs` in another project's checkout), a closing full stop taken off.
+fn src_paths(text: &str) -> Vec<String> {
+    let b = text.as_bytes();
+    let mut found = Vec::new();
+    for (i, _) in text.match_indices("src/") {
+        if i > 0 && path_byte(b[i - 1]) {
+            continue;
+        }
+        let end = b[i..].iter().position(|&c| !path_byte(c)).map_or(b.len(), |p| i + p);
+        found.push(text[i..end].trim_end_matches('.').to_owned());
+    }
+    found
+}
+
+/// Every path `text` quotes as code outside code blocks (`score/scan/mod.rs`) whose first
+/// folder is one of `folders` (those of `src/`), an item after `::` taken off: the paths a
+/// document writes relative to `src/`.
+fn quoted_paths_under(text: &str, folders: &BTreeSet<String>) -> Vec<String> {
+    let mut prose = String::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced {
+            prose.push_str(line);
+        }
+        prose.push('\n');
+    }
+    let quoted = prose.split('`').skip(1).step_by(2).map(|span| span.split("::").next().unwrap_or_default());
+    let under =
+        |p: &&str| p.bytes().all(path_byte) && p.split_once('/').is_some_and(|(first, _)| folders.contains(first));
+    quoted.filter(under).map(str::to_owned).collect()
+}
+
+/// Every path of `src/` that `README.md`, `CONTRIBUTING.md`, `docs/*.md` and
+/// `results/*/README.md` name exists: those written with `src/` anywhere in the text, and
+/// those quoted under a folder of `src/` without it (`score/scan/mod.rs`, found under `src/`,
+/// at the root or beside the document). Fails when a file is moved, split or deleted and a
+/// document still sends the reader to its old place (`src/flux.rs` after it became
+/// `src/flux/mod.rs`, `score/walk/plan.rs` after the walk was retired), naming the document
+/// and the path.
+#[test]
+fn every_src_path_the_documents_name_exists() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let folders = src_folders();
+    let mut missing = BTreeSet::new();
+    for doc in documents(root) {
+        let text = fs::read_to_string(root.join(&doc)).unwrap();
+        let beside = root.join(&doc).parent().unwrap().to_path_buf();
+        for path in src_paths(&text) {
+            if !root.join(&path).exists() {
+                missing.insert(format!("  {doc}: {path}"));
+            }
+        }
+        for path in quoted_paths_under(&text, &folders) {
+            if ![root.to_path_buf(), src_dir(), beside.clone()].iter().any(|dir| dir.join(&path).exists()) {
+                missing.insert(format!("  {doc}: {path} (as src/{path})"));
+            }
+        }
+    }
+    let list: Vec<String> = missing.into_iter().collect();
+    assert!(list.is_empty(), "documents name paths of src/ that do not exist:\n{}", list.join("\n"));
+}
+
+#[test]
+fn the_path_check_reads_paths_as_the_documents_write_them() {
+    // The check above must find a path where the documents put one, and only there: `src/`
+    // paths anywhere (not another project's `rust/src/`), quoted paths under a folder of
+    // `src/` outside code blocks, an item after `::` taken off.
+    let text = "See `src/flux.rs`, src/score/mod.rs. and `rust/src/config.rs`;\n\
+                `score/scan.rs` and `search/engine.rs::walk_fast`,\n\
+                ```sh\nedgematch `score/x.rs`\n```\n`models/a.json`, `score/*.rs`";
+    assert_eq!(src_paths(text), vec!["src/flux.rs", "src/score/mod.rs"]);
+    let folders: BTreeSet<String> = ["score".to_owned(), "search".to_owned()].into_iter().collect();
+    assert_eq!(quoted_paths_under(text, &folders), vec!["score/scan.rs", "search/engine.rs"]);
 }

@@ -53,8 +53,15 @@ impl fmt::Display for StripTest {
 
 /// Whether a placement must leave a fitting unused piece for each later
 /// cell it gives a second known side (see `Plan::watches`): in row scan, the
-/// cells beside the clues, from the rim row on. On by default: it won or tied
-/// on every class measured (results/reach/README.md, "Reach III").
+/// cells beside the clues, from the rim row on. On by default. Measured in
+/// results/reach/README.md ("Pruning", the look-ahead rows): fewer nodes
+/// wherever counted (12×12 5+17 1.2–3.1×; 13×13 5+17 1.5–2.4× by the
+/// estimator; 15×15 5+26 1.06–1.09×; 16×16 5+26 s4 1.12×). Wall time, off
+/// over on: level or faster on the 12×12 5+17 boards (1.00–2.87×) and two
+/// 13×13 5+17 cubes (1.16×, 1.36×); slower on 4 of the 5 15×15 5+26 boards
+/// (0.87–0.98×, and 1.08× on the fifth; walls of 1.6–2.3 s, mostly
+/// estimating, read there as noise); 0.94× and 1.02× on 16×16 5+26 s4, run
+/// twice each way.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum LookAhead {
     /// Test the watched cells.

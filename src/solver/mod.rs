@@ -111,11 +111,12 @@ impl Solver {
     /// Looks for the best full board by matched joins within `limits`, handing
     /// `events` each board that beats the earlier ones (the native search's
     /// checked already; CP-SAT's and the MIP's still to be checked by the
-    /// caller, as [`crate::score_run`] does) and the search's plan and counters. The native search (`search`, and `auto`) walks with a break
-    /// budget ([`score`]); CP-SAT ([`cpsat::maximize::maximize_from`], in time slices) and
-    /// the MIP ([`mip::solve_from`], through HiGHS' incumbent callback) maximize
-    /// the matched joins of the whole board. All three start from
-    /// `options.incumbent` (a resumed run's board) and return nothing worse.
+    /// caller, as [`crate::score_run`] does) and the search's plan and counters. The native
+    /// search (`search`, and `auto`) runs the scan walk, its breaks allowed by depth under a
+    /// [`score::Schedule`], with CP-SAT completing its deep partial boards ([`score`]); CP-SAT
+    /// ([`cpsat::maximize::maximize_from`], in time slices) and the MIP ([`mip::solve_from`],
+    /// through HiGHS' incumbent callback) maximize the matched joins of the whole board. All
+    /// three start from `options.incumbent` (a resumed run's board) and return nothing worse.
     ///
     /// # Errors
     /// A solver with no score mode (`dfs`, `sat`), or the solver's own error.
