@@ -63,7 +63,7 @@ impl<'a> BestFiles<'a> {
     pub fn open(instance: &'a Instance, out: Option<&Path>, checkpoint: Option<&Path>, before: f64) -> BestFiles<'a> {
         let on_disk = [
             out.and_then(|p| board_json::read(p).ok()),
-            checkpoint.and_then(|p| checkpoint::read(p, instance).ok().map(|c| c.board)),
+            checkpoint.and_then(|p| checkpoint::read(p, instance).ok().and_then(|c| c.board)),
         ];
         // The best of them is the run's best so far: the periodic save keeps it with the seconds.
         let best = on_disk
@@ -135,25 +135,29 @@ impl<'a> BestFiles<'a> {
         Ok(Offered::Better { score, unwritten: self.write(&kept).err() })
     }
 
-    /// Writes the best board again with the seconds run so far (the periodic
-    /// checkpoint); nothing while there is no board.
+    /// Writes the checkpoint again with the seconds run so far and where the
+    /// run stands (the periodic checkpoint, and the one written when the plan
+    /// settles, before any board), and `--out` with the best board, if any.
     ///
     /// # Errors
     /// A file that cannot be written.
     pub fn save(&self) -> Result<(), Error> {
         let kept = self.lock();
-        if kept.board.is_none() { Ok(()) } else { self.write(&kept) }
+        self.write(&kept)
     }
 
-    /// Writes `kept`'s board to `--out` and, with the seconds, to the checkpoint (the lock held).
+    /// Writes `kept`'s board to `--out` and, with the seconds and the run
+    /// state, to the checkpoint (the lock held); a file with nothing to hold is not written.
     fn write(&self, kept: &Kept) -> Result<(), Error> {
-        let Some(board) = &kept.board else { return Ok(()) };
-        if let Some(path) = &self.out {
+        if let (Some(path), Some(board)) = (&self.out, &kept.board) {
             write_atomic(path, board_json::to_string(board).as_bytes())?;
         }
         if let Some(path) = &self.checkpoint {
             let run = self.run.lock().unwrap_or_else(std::sync::PoisonError::into_inner).clone();
-            checkpoint::write(path, self.instance, &Checkpoint { seconds: self.seconds(), board: board.clone(), run })?;
+            if kept.board.is_some() || run.is_some() {
+                let state = Checkpoint { seconds: self.seconds(), board: kept.board.clone(), run };
+                checkpoint::write(path, self.instance, &state)?;
+            }
         }
         Ok(())
     }
@@ -265,7 +269,7 @@ mod tests {
         });
         let best = *offered.iter().max().unwrap();
         assert_eq!(board_json::read(&out).unwrap().score(&p.instance), best);
-        assert_eq!(checkpoint::read(&check, &p.instance).unwrap().board.score(&p.instance), best);
+        assert_eq!(checkpoint::read(&check, &p.instance).unwrap().board.unwrap().score(&p.instance), best);
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2, "no temporary file left");
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -55,6 +55,14 @@ pub enum Error {
     /// The solver's response could not be decoded or does not fit the model.
     #[error("CP-SAT response: {0}")]
     Response(String),
+    /// A thread of a run panicked (a bug): the run ended on it, its best board kept.
+    #[error("the run's thread `{thread}` panicked ({message}); the run ended on it: a bug, please report it")]
+    Panicked {
+        /// The thread's name (`walk 1`, `completion worker 0`, ...).
+        thread: String,
+        /// What the panic said.
+        message: String,
+    },
 }
 
 /// The library's result type.

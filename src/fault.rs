@@ -6,8 +6,8 @@
 //! anything. With it, `EDGEMATCH_FAULT=corrupt-board:SOLVER` (or
 //! `corrupt-board` for every solver) makes that solver's board name one piece
 //! twice, which the checker must reject: `solve` then exits 3; and
-//! `EDGEMATCH_FAULT=panic:POINT` makes the thread passing [`panic_at`]`(POINT)`
-//! panic (a worker's bug), which must end the run with exit 2, not a hang.
+//! `EDGEMATCH_FAULT=panic:POINT` makes the thread passing [`panic_at`] at POINT
+//! (`walk 1`, `completion worker 0`) panic (a worker's bug), which must end the run with exit 2, not a hang.
 
 use crate::puzzle::Board;
 
@@ -32,10 +32,14 @@ pub fn inject(solver: &str, board: Option<&mut Board>) {
 #[cfg(not(feature = "fault-injection"))]
 pub fn inject(_solver: &str, _board: Option<&mut Board>) {}
 
-/// Panics if the feature is on and [`VAR`] asks for a panic at `point`.
+/// Panics if the feature is on and [`VAR`] asks for a panic at `point`
+/// (`panic:walk 1` for the point `walk 1`; given as format arguments so
+/// that a build without the feature formats nothing).
 #[cfg(feature = "fault-injection")]
-pub fn panic_at(point: &str) {
-    if std::env::var(VAR).is_ok_and(|fault| fault.strip_prefix("panic:") == Some(point)) {
+pub fn panic_at(point: std::fmt::Arguments<'_>) {
+    if let Ok(fault) = std::env::var(VAR)
+        && fault.strip_prefix("panic:") == Some(point.to_string().as_str())
+    {
         panic!("fault injection: a panic at {point}");
     }
 }
@@ -43,7 +47,7 @@ pub fn panic_at(point: &str) {
 /// Without the feature: nothing.
 #[cfg(not(feature = "fault-injection"))]
 #[inline]
-pub fn panic_at(_point: &str) {}
+pub fn panic_at(_point: std::fmt::Arguments<'_>) {}
 
 /// Makes a board break a hard rule: the second placed cell gets the first
 /// one's piece (a duplicated piece); a lone piece becomes one that does not exist.

@@ -75,6 +75,7 @@ pub mod best_file;
 pub mod check;
 pub mod cpsat;
 pub mod cpu;
+pub mod crew;
 pub mod cubes;
 pub mod dfs;
 pub mod encodings;

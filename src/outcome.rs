@@ -26,6 +26,9 @@ pub enum Status {
     Interrupted,
 }
 
+/// The seeds every solver takes: CP-SAT and HiGHS read the seed as an `i32`.
+pub const SEED_RANGE: std::ops::RangeInclusive<u64> = 0..=i32::MAX as u64;
+
 /// Limits every solver honours.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Limits {
@@ -33,7 +36,7 @@ pub struct Limits {
     pub time_limit: Option<f64>,
     /// Stop after about this many nodes, where the solver counts nodes (the DFS, the native search).
     pub node_limit: Option<u64>,
-    /// Random seed (CP-SAT and HiGHS take it as an `i32`).
+    /// Random seed, within [`SEED_RANGE`] (CP-SAT and HiGHS take it as an `i32`).
     pub seed: u64,
     /// Threads the solver may use; 0 lets it choose (CP-SAT: its default
     /// workers). Each solver's rule is [`crate::solver::SolverKind::threads`].

@@ -10,15 +10,15 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 
-/// Raises a run's flag when dropped. The threads that wait on the flag (the
-/// keeper's watch, the completion worker, a run's checkpoint timer) then end even when a
-/// walk panics and unwinds past the store that would have raised it: without
-/// it the run's scope would wait for them for ever (a hang, not an error).
-pub struct RaiseOnDrop<'a>(pub &'a AtomicBool);
+/// Raises a run's stop when dropped. The threads that wait on it (a run's
+/// completion workers, its progress reports, a checkpoint's timer) then end
+/// even when the code that would have raised it unwinds past that point:
+/// without it the run's scope would wait for them for ever (a hang, not an error).
+pub struct RaiseOnDrop<'a>(pub &'a Stop);
 
 impl Drop for RaiseOnDrop<'_> {
     fn drop(&mut self) {
-        self.0.store(true, Ordering::Relaxed);
+        self.0.raise();
     }
 }
 
@@ -154,27 +154,27 @@ mod tests {
     }
 
     /// A scope whose body panics still ends, the panic coming out of it: the
-    /// guard raises the flag the waiting thread polls (as the keeper's watch
-    /// does). Fails if the guard does not raise it: the waiter then ends only
+    /// guard raises the stop the waiting thread polls (as a run's workers
+    /// do). Fails if the guard does not raise it: the waiter then ends only
     /// by its own fallback of 30 s, and says so.
     #[test]
-    fn a_panicking_scope_raises_the_flag_its_waiters_wait_on() {
-        let flag = AtomicBool::new(false);
-        let by_flag = AtomicBool::new(false);
+    fn a_panicking_scope_raises_the_stop_its_waiters_wait_on() {
+        let stop = Stop::new();
+        let by_stop = AtomicBool::new(false);
         let unwound = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             std::thread::scope(|scope| {
-                let _over = RaiseOnDrop(&flag);
+                let _over = RaiseOnDrop(&stop);
                 let _ = scope.spawn(|| {
                     let fallback = Instant::now() + Duration::from_secs(30);
-                    while !flag.load(Ordering::Relaxed) && Instant::now() < fallback {
+                    while !stop.is_raised() && Instant::now() < fallback {
                         std::thread::sleep(Duration::from_millis(5));
                     }
-                    by_flag.store(flag.load(Ordering::Relaxed), Ordering::Relaxed);
+                    by_stop.store(stop.is_raised(), Ordering::Relaxed);
                 });
                 panic!("a walk fails");
             });
         }));
         assert!(unwound.is_err(), "the panic comes out of the scope");
-        assert!(by_flag.load(Ordering::Relaxed), "the waiter ended by the flag");
+        assert!(by_stop.load(Ordering::Relaxed), "the waiter ended by the stop");
     }
 }

@@ -127,39 +127,127 @@ fn a_resume_starts_from_the_better_of_the_checkpoint_and_out() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// A walk that panics (the test build's fault injection, at the start of
-/// each attempt) ends the run with exit 2 and an error naming the panic,
-/// within the time it takes to unwind: the other threads (the keeper's
-/// watch, the completer, the checkpoint's timer) are stopped by the flag the
-/// unwinding raises. Before, the run's timer thread waited for ever.
-#[test]
-#[cfg_attr(not(feature = "fault-injection"), ignore = "needs --features fault-injection")]
-fn a_walk_that_panics_ends_the_run_with_exit_2() {
-    let dir = scratch("resume-panic");
+/// A two-walk run with no time limit, `EDGEMATCH_FAULT=panic:POINT` set and
+/// `more` flags, run until it ends (a hang fails the test after two
+/// minutes, killing it); its output, its `--out` file and its checkpoint.
+fn run_until_a_thread_dies(name: &str, point: &str, more: &[&str]) -> (std::process::Output, std::path::PathBuf) {
+    let dir = scratch(name);
     let (instance, checkpoint) = (model("planted-13x13-f5i17-s2.json"), dir.join("run.checkpoint.json"));
     let out = dir.join("best.json");
+    let mut args = vec!["solve", &instance, "--objective", "score", "--solver", "search", "--threads", "2"];
+    args.extend(["--breaks", "ramp:0.2:200", "--attempt-nodes", "2000000", "--heartbeat", "0"]);
+    args.extend(["--checkpoint", checkpoint.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    args.extend(more);
     let mut child = bin()
-        .args(args(&instance, checkpoint.to_str().unwrap(), out.to_str().unwrap()))
-        .env(edgematch::fault::VAR, "panic:walk")
+        .args(&args)
+        .env(edgematch::fault::VAR, format!("panic:{point}"))
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    // A hang would outlive this by far; the test then fails instead of waiting for the time limit.
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if std::time::Instant::now() > deadline {
+    let hang = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > hang {
             child.kill().unwrap();
-            panic!("the run hung after a walk panicked");
+            panic!("the run went on after its thread `{point}` died: {}", text(&child.wait_with_output().unwrap()));
         }
         std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    (child.wait_with_output().unwrap(), dir)
+}
+
+/// Checks that the run ended with exit 2 naming the thread `point` and its
+/// panic, and that the best board it reported is on disk, whole, as the
+/// checker scores it (in `--out` and in the checkpoint).
+fn assert_ended_on(point: &str, output: &std::process::Output, dir: &Path) {
+    let all = text(output);
+    assert_eq!(output.status.code(), Some(2), "{all}");
+    let named = format!("the run's thread `{point}` panicked (fault injection: a panic at {point})");
+    assert!(all.contains(&named), "the error names the thread and its panic: {all}");
+    let printed = all.lines().rev().find_map(|l| l.strip_prefix("best: "));
+    let Some(printed) = printed.map(|b| b.split('/').next().unwrap().parse::<usize>().unwrap()) else { return };
+    let instance = model("planted-13x13-f5i17-s2.json");
+    let verify = run(&["verify", &instance, dir.join("best.json").to_str().unwrap()]);
+    assert!(text(&verify).contains(&format!("score {printed}/312")), "--out holds the last best: {}", text(&verify));
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("run.checkpoint.json")).unwrap()).unwrap();
+    assert_eq!(saved["score"], printed, "the checkpoint holds it too");
+}
+
+/// One walk of two dies (the test build's fault injection panics walk 1 at
+/// its first attempt), with no time limit: the run ends with exit 2 naming
+/// the walk and its panic, its best board on disk. Before, the other walk
+/// walked on to a deadline a run without `--time-limit` does not have: a
+/// run that never ended. Fails (the two-minute guard) when a walk's death
+/// does not raise the run's stop.
+#[test]
+#[cfg_attr(not(feature = "fault-injection"), ignore = "needs --features fault-injection")]
+fn a_walk_that_dies_ends_the_run_with_exit_2() {
+    let (output, dir) = run_until_a_thread_dies("resume-walk-dies", "walk 1", &[]);
+    assert_ended_on("walk 1", &output, &dir);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The only completion worker dies (`--completers 1`, panicked as it
+/// starts), with no time limit: the run ends with exit 2 naming it, its best
+/// board on disk. Before, the walks went on and the worker's death surfaced
+/// only when the run ended: never, without a time limit. Fails (the
+/// two-minute guard) when a worker's death does not raise the run's stop.
+#[test]
+#[cfg_attr(not(feature = "fault-injection"), ignore = "needs --features fault-injection")]
+fn the_only_completion_worker_dying_ends_the_run_with_exit_2() {
+    let point = "completion worker 0";
+    let (output, dir) = run_until_a_thread_dies("resume-worker-dies", point, &["--completers", "1"]);
+    assert_ended_on(point, &output, &dir);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A run killed after its plan settled and before its first best (no break
+/// allowed, no completion: no full board comes) resumes from the checkpoint
+/// written when the plan settled: it holds the plan and no board, and the
+/// resume goes on as segment 1 without walking the pilots again. The same
+/// checkpoint refuses a `--seed` or a `--breaks` other than its run's,
+/// naming the flag and saying the checkpoint wins. Before, the checkpoint was
+/// written only once a best existed: such a kill repeated the pilots and the
+/// first segment's seeds, and flags given on resume were silently overridden.
+#[test]
+fn a_run_killed_before_its_first_best_resumes_its_settled_plan() {
+    let dir = scratch("resume-no-best");
+    let (instance, checkpoint) = (model("planted-13x13-f5i17-s2.json"), dir.join("run.checkpoint.json"));
+    let c = checkpoint.to_str().unwrap();
+    let base = ["solve", &instance, "--objective", "score", "--solver", "search", "--threads", "2", "--heartbeat", "0"];
+    let flags = ["--breaks", "0:0", "--completion", "none", "--checkpoint", c];
+    let mut child = bin().args(base).args(flags).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
+    let settled = |path: &Path| {
+        let saved = std::fs::read_to_string(path).ok().and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
+        saved.filter(|s| s["run"]["plan"].is_object())
     };
-    let output = child.wait_with_output().unwrap();
-    let all = text(&output);
-    assert_eq!(status.code(), Some(2), "{all}");
-    assert!(all.contains("fault injection: a panic at walk") && all.contains("panicked"), "{all}");
+    let saved = loop {
+        if let Some(saved) = settled(&checkpoint) {
+            break saved;
+        }
+        assert!(child.try_wait().unwrap().is_none(), "the run ended before its plan settled");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    child.kill().unwrap();
+    let _ = child.wait().unwrap();
+    assert!(saved.get("board").is_none() && saved["run"]["generation"] == 0, "{saved}");
+    // The same command with a time limit just past what was spent: segment 1, no pilot.
+    let spent = saved["seconds"].as_f64().unwrap();
+    let limit = format!("{:.3}", spent + 2.0);
+    let resumed = run(&[&base[..], &flags[..], &["--time-limit", &limit]].concat());
+    let all = text(&resumed);
+    let line = all.lines().find(|l| l.starts_with("resumed: ")).unwrap_or_else(|| panic!("{all}"));
+    assert!(line.contains("holds no board yet") && line.contains("(segment 1 of the run"), "{line}");
+    let plan = all.lines().find(|l| l.starts_with("plan: ")).unwrap_or_else(|| panic!("{all}"));
+    assert!(!plan.contains("pilot walks"), "the resume walked pilots again: {plan}");
+    for (flag, value) in [("--seed", "5"), ("--breaks", "ramp:0.5")] {
+        let others: Vec<&str> = flags.iter().copied().filter(|f| *f != "--breaks" && *f != "0:0").collect();
+        let refused = run(&[&base[..], &others[..], &[flag, value]].concat());
+        let said = text(&refused);
+        assert_eq!(refused.status.code(), Some(2), "{said}");
+        assert!(said.contains(&format!("{flag} {value} contradicts the checkpoint")), "{said}");
+        assert!(said.contains("the checkpoint wins"), "{said}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

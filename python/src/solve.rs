@@ -169,8 +169,8 @@ pub(crate) fn limits(kind: SolverKind, time_limit: Option<f64>, seed: u64, threa
     if let Some(t) = time_limit.filter(|t| !(t.is_finite() && *t > 0.0)) {
         return Err(error(format!("time_limit: {t} is not a positive number of seconds")));
     }
-    if seed > i32::MAX as u64 {
-        return Err(error(format!("seed: {seed} is above {}", i32::MAX)));
+    if !edgematch::outcome::SEED_RANGE.contains(&seed) {
+        return Err(error(format!("seed: {seed} is above {}", edgematch::outcome::SEED_RANGE.end())));
     }
     // As the command line does at its start (the first solve here): without it
     // the solver threads' heaps are trimmed and regrown (1.17x the CLI's time).

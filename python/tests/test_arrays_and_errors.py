@@ -1,7 +1,9 @@
 """Issue 32's data side: OS errors as OSError subclasses, Instance.from_arrays, numpy arrays from Rust buffers."""
 
+import _thread
 import errno
 import os
+import threading
 
 import numpy as np
 import pytest
@@ -94,15 +96,40 @@ def test_arrays_come_from_rust_buffers():
     assert sorted(board.pieces.ravel().tolist()) == list(range(36))
 
 
+def skip_without_fault_injection():
+    if not edgematch._edgematch._FAULT_INJECTION:
+        # CI builds the package with the feature and says so: there the test must run.
+        assert os.environ.get("EDGEMATCH_TEST_FAULT") != "1", "built without the fault-injection feature"
+        pytest.skip("built without the fault-injection feature")
+
+
+@pytest.mark.parametrize("point", ["walk 1", "completion worker 0"])
+def test_a_thread_that_dies_ends_the_run_with_edgematch_error(models, monkeypatch, point):
+    """Catches: a score run that goes on after one of its threads died (one walk of two,
+    or the only completion worker two walks start with), which with no time limit never
+    ended, or an error that does not name the thread. The test build's fault injection
+    panics the thread; a guard interrupts a run still going after two minutes, which fails
+    the test."""
+    skip_without_fault_injection()
+    instance = edgematch.load(models / "planted-13x13-f5i17-s2.json")
+    monkeypatch.setenv("EDGEMATCH_FAULT", f"panic:{point}")
+    guard = threading.Timer(120, _thread.interrupt_main)
+    guard.start()
+    try:
+        with pytest.raises(edgematch.Error, match=f"thread `{point}` panicked"):
+            edgematch.solve(instance, solver="search", objective="score", threads=2)
+    except KeyboardInterrupt:
+        pytest.fail(f"the run went on after its thread `{point}` died")
+    finally:
+        guard.cancel()
+
+
 def test_a_board_the_checker_rejects_raises_edgematch_error(models, monkeypatch):
     """Catches: a score run's board that breaks a rule (here the search's boards corrupted,
     one piece twice, by the test build's fault injection) reaching on_best, or the run
     ending without an error (before, the rejected board was dropped and the run searched
     on above it)."""
-    if not edgematch._edgematch._FAULT_INJECTION:
-        # CI builds the package with the feature and says so: there the test must run.
-        assert os.environ.get("EDGEMATCH_TEST_FAULT") != "1", "built without the fault-injection feature"
-        pytest.skip("built without the fault-injection feature")
+    skip_without_fault_injection()
     instance = edgematch.load(models / "planted-10x10-f5i17-s1.json")
     seen = []
     monkeypatch.setenv("EDGEMATCH_FAULT", "corrupt-board:search")

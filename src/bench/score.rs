@@ -3,7 +3,8 @@
 //! The boards are those where no solver here completes a board: the official
 //! Eternity II set (its centre clue only, or all five clues) and planted
 //! 5+17 boards. The arms are what a user could run for the score: the
-//! break-budget walk alone, the walk then CP-SAT's exact repair of regions,
+//! scan walk with CP-SAT completing its deep partial boards, the same walk
+//! then CP-SAT's exact repair of regions of its best board,
 //! CP-SAT maximizing the matched joins of the whole board, the HiGHS MIP, and
 //! the DFS's deepest (partial) board, which the field does not score but the
 //! seed measured. Every board an arm reports, on the way and at the end, is
@@ -194,7 +195,9 @@ fn run_arm(arm: ScoreArm, instance: &Instance, limits: &Limits, stop: &Stop) -> 
     let running = crate::live::begin(&format!("{arm} for the score on a {} board", instance.grid), instance);
     let run = score_run::Run::open(instance, &solver, score::Options::default(), limits, score_run::Setup::default())?;
     let outcome = match run.solve(stop, &traced) {
+        // The run's bugs (a rejected board, a thread that died) become the job's error record.
         Err(Error::Rejected(why)) => return Ok(Found { error: Some(why), ..Found::default() }),
+        Err(died @ Error::Panicked { .. }) => return Ok(Found { error: Some(died.to_string()), ..Found::default() }),
         outcome => outcome?,
     };
     running.end(&outcome.status.to_string());
@@ -234,11 +237,15 @@ const REFERENCE_PLAN: &str = "the port's published plan (band order, breaks at 2
 
 /// The reference arm: the port runs for the budget on the arm's threads, and
 /// each board it saves goes, as it is saved, to the completer our walks'
-/// boards go to ([`score::outside`]): the same queue, bound, CP-SAT worker
-/// and keeper, on a thread of its own beside the port's walks until the
-/// budget, as ours runs beside our walks. So the two arms differ in their
-/// walks only. A saved board that breaks a rule other than a mismatched
-/// join ends the arm with an error.
+/// boards go to ([`score::outside`]): the same queue, bound, CP-SAT
+/// completion and keeper, on a thread of its own beside the port's walks
+/// until the budget, as ours runs beside our walks. The two arms still
+/// differ beyond their walks: every board the port saves is offered (it
+/// saves at each new depth of an attempt past its save threshold), to one
+/// fixed CP-SAT worker; our walks offer by the run's `CELLS:EVERY` rule
+/// ([`score::Completion`]) to a pool of workers the run sizes from its own
+/// figures. A saved board that breaks a rule other than a mismatched join
+/// ends the arm with an error.
 fn run_blackwood(instance: &Instance, limits: &Limits, stop: &Stop) -> Result<Found, Error> {
     let budget = limits.time_limit.unwrap_or(f64::INFINITY);
     let handed: Mutex<Vec<Board>> = Mutex::new(Vec::new());

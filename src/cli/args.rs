@@ -66,7 +66,7 @@ pub(crate) fn side(s: &str) -> Result<usize, String> {
 }
 
 /// A seed that every solver takes (CP-SAT and HiGHS take an `i32`).
-pub(crate) const SEED_RANGE: std::ops::RangeInclusive<u64> = 0..=i32::MAX as u64;
+pub(crate) use edgematch::outcome::SEED_RANGE;
 
 /// A list of numbers given as one argument.
 #[derive(Clone, Debug)]

@@ -89,7 +89,8 @@ fn score_array(args: &CollectArgs) -> Result<ExitCode> {
         let name = task.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         match &task.state {
             Ok(state) => {
-                println!("{:>4}  {:>5}  {:>7.1}  {name}", i + 1, state.board.score(instance), state.seconds)
+                let score = state.board.as_ref().map_or_else(|| "-".to_owned(), |b| b.score(instance).to_string());
+                println!("{:>4}  {:>5}  {:>7.1}  {name}", i + 1, score, state.seconds)
             }
             Err(why) => println!("{:>4}  {:>5}  {:>7}  {name}: {why}", i + 1, "-", "-"),
         }

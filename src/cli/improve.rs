@@ -5,10 +5,10 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use clap::Args;
-use edgematch::formats::{board_json, bucas, load};
+use edgematch::best_file::{BestFiles, Offered};
+use edgematch::formats::{bucas, load};
 use edgematch::improve::improve;
 use edgematch::interrupt;
-use edgematch::output::write_atomic;
 use edgematch::solver::Limits;
 
 use super::args::{InstanceSourceArgs, SEED_RANGE, cores, seconds};
@@ -57,18 +57,23 @@ pub(crate) fn run(args: ImproveArgs) -> Result<ExitCode> {
         seed: args.seed,
         node_limit: None,
     };
+    // --out has one owner that never writes a worse board than the file holds (a better
+    // board from another run stays), checking each board as it comes.
+    let files = BestFiles::open(instance, args.out.as_deref(), None, 0.0);
     let mut write_error = None;
     let mut on_better = |board: &edgematch::puzzle::Board, score: usize, seconds: f64| {
-        if let Some(path) = &args.out
-            && let Err(e) = write_atomic(path, board_json::to_string(board).as_bytes())
-        {
-            write_error = Some(e);
+        match files.offer(board) {
+            Ok(Offered::Better { unwritten: Some(e), .. }) | Err(e) => write_error = write_error.take().or(Some(e)),
+            Ok(_) => {}
         }
         println!("best: {score}/{max} after {seconds:.3} s");
     };
     let (best, stats) = improve(instance, &board, &limits, args.target, &stop, &mut on_better)?;
     if let Some(e) = write_error {
         return Err(e.into());
+    }
+    if let (Some(path), Some(kept)) = (&args.out, files.floor().filter(|&kept| kept > stats.to)) {
+        println!("{} holds a better board ({kept}/{max}), kept", path.display());
     }
     println!(
         "rounds: {} ({} better, {} proved optimal for their region)",

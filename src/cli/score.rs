@@ -142,7 +142,11 @@ struct Printed<'a> {
 impl Sink for Printed<'_> {
     fn resumed(&self, resumed: &Resumed) {
         let max = self.instance.grid.max_score();
-        print!("resumed: {} scores {}/{max} after {:.3} s", resumed.from.display(), resumed.score, resumed.seconds);
+        match resumed.score {
+            Some(score) => print!("resumed: {} scores {score}/{max}", resumed.from.display()),
+            None => print!("resumed: {} holds no board yet", resumed.from.display()),
+        }
+        print!(" after {:.3} s", resumed.seconds);
         match resumed.generation {
             Some(generation) => print!(" (segment {generation} of the run: its seed, plan and attempts go on)"),
             None => print!(" (no run state: its seeds start afresh)"),

@@ -1,8 +1,8 @@
-//! The checkpoint of a score run: the instance it belongs to, the seconds run so far, the best board, and where the run's walks stand.
+//! The checkpoint of a score run: the instance it belongs to, the seconds run so far, the best board (once there is one), and where the run's walks stand.
 //!
 //! ```json
 //! {
-//!   "format": "edgematch-score-checkpoint/3",
+//!   "format": "edgematch-score-checkpoint/4",
 //!   "instance_sha256": "…",
 //!   "seconds": 123.4,
 //!   "score": 452,
@@ -26,9 +26,12 @@
 //! lets a resumed run go on where this one stood: its seed, how many times
 //! it was resumed, the attempts each walk started, and its settled plan (the
 //! strings `solve` takes for `--fill-order`, `--breaks`, `--quota` and
-//! `--completion`; absent for a solver without one). Version 3 added `run`;
-//! version 2 files are read without it (their board resumes, nothing else);
-//! version 1 files are refused.
+//! `--completion`; absent for a solver without one).
+//!
+//! Versions: 4 lets `board` and `score` be absent (a run checkpoints its
+//! plan as soon as it settles, before its first board), both or neither;
+//! 3 added `run`, its board required; version 2 files are read without a
+//! run state (their board resumes, nothing else); version 1 files are refused.
 
 use std::path::Path;
 
@@ -41,9 +44,11 @@ use crate::output::write_atomic;
 use crate::puzzle::{Board, Instance};
 
 /// Format tag of a checkpoint.
-pub const FORMAT: &str = "edgematch-score-checkpoint/3";
+pub const FORMAT: &str = "edgematch-score-checkpoint/4";
 
-/// Format tag of the version before, still read (without its run state).
+/// Format tags of the versions before, still read: with a board always, the
+/// second without a run state.
+const FORMAT_3: &str = "edgematch-score-checkpoint/3";
 const FORMAT_2: &str = "edgematch-score-checkpoint/2";
 
 /// A score run's state: enough to resume it from its best board.
@@ -51,8 +56,8 @@ const FORMAT_2: &str = "edgematch-score-checkpoint/2";
 pub struct Checkpoint {
     /// Seconds the run (and the runs it resumed) spent so far.
     pub seconds: f64,
-    /// The best board so far.
-    pub board: Board,
+    /// The best board so far (`None`: none yet).
+    pub board: Option<Board>,
     /// Where the run stood (`None`: a version 2 file).
     pub run: Option<RunState>,
 }
@@ -73,6 +78,30 @@ pub struct RunState {
     /// The plan the run settled (`None`: none yet, or a solver without one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plan: Option<SavedPlan>,
+    /// The plan's flags the run's first segment was given, where they were
+    /// not their defaults (version 4; `None` in older files): a resume given
+    /// one that differs is refused rather than silently overridden.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub asked: Option<Asked>,
+}
+
+/// The plan's flags a run was started with, each where it was not its
+/// default, as `solve` takes them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Asked {
+    /// `--fill-order`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub order: Option<String>,
+    /// `--breaks`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub breaks: Option<String>,
+    /// `--quota`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quota: Option<String>,
+    /// `--completion`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub completion: Option<String>,
 }
 
 /// A settled plan, as the flags that give it outright.
@@ -95,8 +124,10 @@ struct Raw {
     format: String,
     instance_sha256: String,
     seconds: f64,
-    score: usize,
-    board: serde_json::Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    score: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    board: Option<serde_json::Value>,
     instance: serde_json::Value,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     run: Option<RunState>,
@@ -117,13 +148,14 @@ pub fn instance_sha256(instance: &Instance) -> String {
 /// # Errors
 /// The file cannot be written.
 pub fn write(path: &Path, instance: &Instance, checkpoint: &Checkpoint) -> Result<(), Error> {
-    let board: serde_json::Value =
-        serde_json::from_str(&board_json::to_string(&checkpoint.board)).expect("board JSON is JSON");
+    let board = checkpoint.board.as_ref().map(|board| {
+        serde_json::from_str::<serde_json::Value>(&board_json::to_string(board)).expect("board JSON is JSON")
+    });
     let raw = Raw {
         format: FORMAT.to_owned(),
         instance_sha256: instance_sha256(instance),
         seconds: (checkpoint.seconds * 1000.0).round() / 1000.0,
-        score: checkpoint.board.score(instance),
+        score: checkpoint.board.as_ref().map(|b| b.score(instance)),
         board,
         instance: serde_json::from_str(&instance_json::to_string(&instance_file(instance)))
             .expect("instance JSON is JSON"),
@@ -152,7 +184,7 @@ pub fn read(path: &Path, instance: &Instance) -> Result<Checkpoint, Error> {
 /// As [`read`], and an embedded instance that is malformed or does not match `instance_sha256`.
 pub fn read_alone(path: &Path) -> Result<(Instance, Checkpoint), Error> {
     let raw: Raw = parse_json(path, &read_text(path)?)?;
-    if raw.format != FORMAT_2 {
+    if raw.format != FORMAT_2 && raw.format != FORMAT_3 {
         expect_format(path, &raw.format, FORMAT)?;
     }
     let instance = instance_json::parse(path, &raw.instance.to_string())
@@ -164,21 +196,32 @@ pub fn read_alone(path: &Path) -> Result<(Instance, Checkpoint), Error> {
     if !raw.seconds.is_finite() || raw.seconds < 0.0 {
         return Err(field_error(path, "seconds", format!("{} is not a number of seconds", raw.seconds)));
     }
-    let board =
-        board_json::parse(path, &raw.board.to_string()).map_err(|e| field_error(path, "board", e.to_string()))?;
-    let report = crate::check::check(&instance, &board);
-    if report.placed != instance.grid.cells() || !report.only_joins_mismatch() {
-        return Err(field_error(path, "board", format!("not a full board of the instance: {}", report.summary(3))));
-    }
-    if report.score != raw.score {
-        return Err(field_error(path, "score", format!("{} but the board scores {}", raw.score, report.score)));
-    }
+    let board = match (raw.board, raw.score) {
+        (Some(board), Some(score)) => Some(full_board(path, &instance, &board, score)?),
+        (None, None) if raw.format == FORMAT => None,
+        (None, _) => return Err(field_error(path, "board", "missing")),
+        (Some(_), None) => return Err(field_error(path, "score", "missing beside the board")),
+    };
     if let Some(run) = &raw.run
         && run.generation == u64::MAX
     {
         return Err(field_error(path, "run.generation", "has no successor"));
     }
     Ok((instance, Checkpoint { seconds: raw.seconds, board, run: raw.run }))
+}
+
+/// The checkpoint's `board`, read against `instance`: full, breaking no rule
+/// but mismatched joins, and scoring `score`.
+fn full_board(path: &Path, instance: &Instance, board: &serde_json::Value, score: usize) -> Result<Board, Error> {
+    let board = board_json::parse(path, &board.to_string()).map_err(|e| field_error(path, "board", e.to_string()))?;
+    let report = crate::check::check(instance, &board);
+    if report.placed != instance.grid.cells() || !report.only_joins_mismatch() {
+        return Err(field_error(path, "board", format!("not a full board of the instance: {}", report.summary(3))));
+    }
+    if report.score != score {
+        return Err(field_error(path, "score", format!("{score} but the board scores {}", report.score)));
+    }
+    Ok(board)
 }
 
 #[cfg(test)]
@@ -198,8 +241,16 @@ mod tests {
             quota: "none".to_owned(),
             completion: "none".to_owned(),
         };
-        let run = RunState { seed: 7, generation: 2, attempts: vec![3, 4], placements: 99, plan: Some(plan) };
-        let checkpoint = Checkpoint { seconds: 12.5, board: p.solution.clone(), run: Some(run) };
+        let asked = Asked { breaks: Some("ramp:0.5".to_owned()), ..Asked::default() };
+        let run = RunState {
+            seed: 7,
+            generation: 2,
+            attempts: vec![3, 4],
+            placements: 99,
+            plan: Some(plan),
+            asked: Some(asked),
+        };
+        let checkpoint = Checkpoint { seconds: 12.5, board: Some(p.solution.clone()), run: Some(run) };
         write(&path, &p.instance, &checkpoint).unwrap();
         assert_eq!(read(&path, &p.instance).unwrap(), checkpoint);
         let other = planted(&PlantedSpec::square(5, 2, 3, 2)).unwrap();
@@ -209,7 +260,19 @@ mod tests {
         assert!(read(&path, &p.instance).unwrap_err().to_string().contains("score"));
         std::fs::write(&path, "{").unwrap();
         assert!(read(&path, &p.instance).is_err());
-        // A version 2 file (no run state) still reads, its board to resume.
+        // A run that has no board yet (its plan just settled) is checkpointed without one.
+        let early = Checkpoint { board: None, ..checkpoint.clone() };
+        write(&path, &p.instance, &early).unwrap();
+        assert_eq!(read(&path, &p.instance).unwrap(), early);
+        // Versions 2 and 3 always had a board: one without is refused, naming the field.
+        let text = std::fs::read_to_string(&path).unwrap().replace(FORMAT, FORMAT_3);
+        std::fs::write(&path, text).unwrap();
+        assert!(read(&path, &p.instance).unwrap_err().to_string().contains("`board`: missing"));
+        // A version 3 file reads whole; a version 2 file (no run state) reads its board to resume.
+        write(&path, &p.instance, &checkpoint).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap().replace(FORMAT, FORMAT_3);
+        std::fs::write(&path, text).unwrap();
+        assert_eq!(read(&path, &p.instance).unwrap(), checkpoint);
         let two = Checkpoint { run: None, ..checkpoint.clone() };
         write(&path, &p.instance, &two).unwrap();
         let text = std::fs::read_to_string(&path).unwrap().replace(FORMAT, FORMAT_2);

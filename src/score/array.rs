@@ -84,15 +84,16 @@ pub fn collect(dir: &Path) -> Result<Collected, Error> {
     };
     let mut best: Option<(usize, Board, Report)> = None;
     for (i, task) in tasks.iter().enumerate() {
-        let Ok(state) = &task.state else { continue };
-        let report = check(&instance, &state.board);
+        // A task that has no board yet (its plan settled, nothing found) counts for nothing.
+        let Ok(Checkpoint { board: Some(board), seconds: own_seconds, .. }) = &task.state else { continue };
+        let report = check(&instance, board);
         let seconds = |j: usize| tasks[j].state.as_ref().map_or(f64::INFINITY, |s| s.seconds);
         let better = match &best {
             None => true,
-            Some((j, _, top)) => report.score > top.score || (report.score == top.score && state.seconds < seconds(*j)),
+            Some((j, _, top)) => report.score > top.score || (report.score == top.score && *own_seconds < seconds(*j)),
         };
         if better && report.placed == instance.grid.cells() && report.only_joins_mismatch() {
-            best = Some((i, state.board.clone(), report));
+            best = Some((i, board.clone(), report));
         }
     }
     Ok(Collected { instance, tasks, best })
@@ -111,7 +112,7 @@ mod tests {
         let mut worse = p.solution.clone();
         worse.cells.swap(6, 8);
         let write = |name: &str, instance: &Instance, board: &Board, seconds: f64| {
-            let state = Checkpoint { seconds, board: board.clone(), run: None };
+            let state = Checkpoint { seconds, board: Some(board.clone()), run: None };
             checkpoint::write(&dir.join(format!("{name}{SUFFIX}")), instance, &state).unwrap();
         };
         write("task-1", &p.instance, &worse, 3.0);

@@ -14,6 +14,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::check::check;
 use crate::error::Error;
@@ -38,6 +39,10 @@ pub(crate) struct Census<'a> {
     instance: &'a Instance,
     save: Option<Save>,
     seen: Mutex<Seen>,
+    /// Boards written to the save folder.
+    saved: AtomicU64,
+    /// Why a board could not be saved, the first time one could not.
+    save_failed: Mutex<Option<String>>,
 }
 
 /// What [`Census::record`] did with a board.
@@ -61,7 +66,33 @@ struct Seen {
 impl<'a> Census<'a> {
     /// An empty census of boards of `instance`, saving into `save` if given.
     pub(crate) fn new(instance: &'a Instance, save: Option<Save>) -> Census<'a> {
-        Census { instance, save, seen: Mutex::new(Seen::default()) }
+        Census {
+            instance,
+            save,
+            seen: Mutex::new(Seen::default()),
+            saved: AtomicU64::new(0),
+            save_failed: Mutex::new(None),
+        }
+    }
+
+    /// Records `board` as [`Census::record`] does, counting a save, and
+    /// keeping the first failure to save instead of returning it (the run goes on).
+    pub(crate) fn take(&self, board: &Board) {
+        match self.record(board) {
+            Ok(Recorded::Saved) => {
+                let _ = self.saved.fetch_add(1, Ordering::Relaxed);
+            }
+            Ok(_) => {}
+            Err(error) => {
+                let mut failed = self.save_failed.lock().unwrap_or_else(|e| e.into_inner());
+                let _ = failed.get_or_insert_with(|| error.to_string());
+            }
+        }
+    }
+
+    /// Boards saved so far, and why the first save that failed did.
+    pub(crate) fn saves(&self) -> (u64, Option<String>) {
+        (self.saved.load(Ordering::Relaxed), self.save_failed.lock().unwrap_or_else(|e| e.into_inner()).clone())
     }
 
     /// The lowest score a board is saved at, when the best so far is `best`.

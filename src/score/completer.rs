@@ -7,15 +7,17 @@
 //! per walk, written without waiting or allocating). A pool of workers, each
 //! on its own thread, takes the most promising (deepest, then fewest breaks),
 //! skips it when a lower bound on the breaks its empty cells must still make
-//! ([`bound`]) says it cannot beat the best board, and asks CP-SAT for the
+//! ([`Bound`], `bound.rs`) says it cannot beat the best board, and asks CP-SAT for the
 //! placement of the pieces left over the empty cells that matches the most
 //! joins, every other cell pinned ([`crate::cpsat::repair`], whose model
 //! frees empty cells). Each full board it returns goes to the run's keeper
 //! like a walk's. The completions run beside the walks and count in the run's time.
 
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
+use super::bound::Bound;
 use super::completion::Completion;
 use super::handoff::{Handoff, Taken};
 use super::keeper::Keeper;
@@ -37,6 +39,13 @@ pub(crate) struct Completers {
     /// Boards completed, and the completions that beat the run's best.
     pub(crate) completed: AtomicU64,
     pub(crate) improved: AtomicU64,
+    /// Completions CP-SAT failed (an error, not a board): counted apart, their time fed to no split.
+    pub(crate) failed: AtomicU64,
+    /// The first failure's error.
+    first_failure: Mutex<Option<String>>,
+    /// Raised once [`GIVE_UP_AFTER`] completions failed and none succeeded:
+    /// the walks offer no more boards and the workers take none.
+    pub(crate) given_up: AtomicBool,
     /// What went on at each depth (free cells filled), for the split (`split.rs`).
     at: Vec<AtDepth>,
     /// Workers holding a board now.
@@ -46,6 +55,11 @@ pub(crate) struct Completers {
     /// The bound, its counts of the pieces' sides made once.
     pub(crate) bound: Bound,
 }
+
+/// Failed completions, with none done, after which a run stops completing
+/// (a CP-SAT that fails every time, such as one given a seed it refuses,
+/// would otherwise take the workers' time for nothing for the whole run).
+pub(crate) const GIVE_UP_AFTER: u64 = 8;
 
 /// The counts of one depth.
 #[derive(Default)]
@@ -68,6 +82,9 @@ impl Completers {
             handoff: Handoff::new(walks, instance.grid),
             completed: AtomicU64::new(0),
             improved: AtomicU64::new(0),
+            failed: AtomicU64::new(0),
+            first_failure: Mutex::new(None),
+            given_up: AtomicBool::new(false),
             at: (0..=free).map(|_| AtDepth::default()).collect(),
             busy: AtomicUsize::new(0),
             active: AtomicUsize::new(workers),
@@ -86,6 +103,9 @@ impl Completers {
         fill: impl FnOnce(&mut Board),
         worth: impl FnOnce(&Board) -> bool,
     ) {
+        if self.given_up.load(Ordering::Relaxed) {
+            return;
+        }
         let kept = self.handoff.offer(walk, (depth, breaks), fill, worth);
         if let Some(at) = self.at.get(depth) {
             let _ = at.offered.fetch_add(1, Ordering::Relaxed);
@@ -106,6 +126,7 @@ impl Completers {
     pub(crate) fn counted(&self, stats: Stats) -> Stats {
         Stats {
             completions: self.completed.load(Ordering::Relaxed),
+            completions_failed: self.failed.load(Ordering::Relaxed),
             reported: self.handoff.offered.load(Ordering::Relaxed),
             completions_improved: self.improved.load(Ordering::Relaxed),
             dropped: self.handoff.dropped.load(Ordering::Relaxed),
@@ -129,64 +150,63 @@ impl Completers {
         .collect()
     }
 
-    /// Worker `index` takes boards one after the other until the worker's
-    /// flag is raised (waiting while its number is not among the
-    /// [`Completers::active`]): each worth completing (the bound lets it
-    /// beat the best) is completed.
+    /// Worker `index` takes boards one after the other until the run's
+    /// stop is raised (waiting while its number is not among the
+    /// [`Completers::active`], or once completions were given up): each
+    /// worth completing (the bound lets it beat the best) is completed.
     pub(crate) fn work(&self, worker: &Worker<'_>, index: usize) {
-        while !worker.flag.load(Ordering::Relaxed) {
-            if index >= self.active.load(Ordering::Relaxed) {
+        while !worker.run.is_raised() {
+            crate::fault::panic_at(format_args!("completion worker {index}"));
+            if index >= self.active.load(Ordering::Relaxed) || self.given_up.load(Ordering::Relaxed) {
                 std::thread::sleep(Duration::from_millis(20));
                 continue;
             }
+            // Busy from before the board leaves the hand-off until its completion is offered, never while idle.
             let _ = self.busy.fetch_add(1, Ordering::Relaxed);
-            match self.handoff.take() {
-                Some(taken) if worker.keeper.worth(taken.breaks + self.bound.of(worker.instance, &taken.board)) => {
-                    self.complete(worker, taken);
-                }
-                Some(_) => {}
-                None => std::thread::sleep(Duration::from_millis(5)),
+            let taken = self.handoff.take();
+            let idle = taken.is_none();
+            if let Some(taken) = taken
+                && worker.keeper.worth(taken.breaks + self.bound.of(worker.instance, &taken.board))
+            {
+                self.complete(worker, taken);
             }
             let _ = self.busy.fetch_sub(1, Ordering::Relaxed);
+            if idle {
+                std::thread::sleep(Duration::from_millis(5));
+            }
         }
     }
 
-    /// Waits until every board offered is completed (or skipped), or `flag`
-    /// is raised: the walks are over, and what they offered may still beat the best.
-    pub(crate) fn drain(&self, flag: &AtomicBool) {
-        while !flag.load(Ordering::Relaxed) && (self.busy.load(Ordering::Relaxed) > 0 || self.handoff.waiting() > 0) {
+    /// Waits until every board offered is completed (or skipped), or the
+    /// run's stop is raised, or `deadline` passes: the walks are over, and
+    /// what they offered may still beat the best. Returns at once when no
+    /// worker takes boards (none would ever empty the hand-off).
+    pub(crate) fn drain(&self, run: &Stop, deadline: Option<Instant>) {
+        let taking = || self.active.load(Ordering::Relaxed) > 0 && !self.given_up.load(Ordering::Relaxed);
+        let pending = || self.busy.load(Ordering::Relaxed) > 0 || (taking() && self.handoff.waiting() > 0);
+        while !run.is_raised() && deadline.is_none_or(|d| Instant::now() < d) && pending() {
             std::thread::sleep(Duration::from_millis(20));
         }
     }
 
-    /// Completes `taken` with CP-SAT and offers its full board to the keeper.
+    /// Completes `taken` with CP-SAT and offers its full board to the
+    /// keeper; a completion that fails is counted as failed (see [`GIVE_UP_AFTER`]).
     fn complete(&self, worker: &Worker<'_>, taken: Taken) {
-        let Worker { instance, completion, keeper, flag, seed } = *worker;
+        let Worker { instance, completion, keeper, run, seed } = *worker;
         let limits = Limits { time_limit: Some(completion.seconds), node_limit: None, seed, threads: 1 };
-        let stop = Stop::new();
+        // Raised with the run's stop, so a completion never outlives the run.
+        let stop = run.child();
         let cpu_before = crate::cpu::thread_seconds();
-        // Raised with the run's flag, so a completion never outlives the run.
-        let finished = AtomicBool::new(false);
-        let done = std::thread::scope(|scope| {
-            let _ = scope.spawn(|| {
-                while !finished.load(Ordering::Relaxed) {
-                    if flag.load(Ordering::Relaxed) {
-                        stop.raise();
-                        return;
-                    }
-                    std::thread::sleep(Duration::from_millis(20));
-                }
-            });
-            let done = crate::cpsat::repair(instance, &taken.board, &[], &limits, &stop);
-            finished.store(true, Ordering::Relaxed);
-            done
-        });
-        let at = &self.at[taken.depth.min(self.at.len() - 1)];
+        let done = crate::cpsat::repair(instance, &taken.board, &[], &limits, &stop);
         let cpu = crate::cpu::thread_seconds() - cpu_before;
+        let done = match done {
+            Ok(done) => done,
+            Err(error) => return self.failed(keeper, &error.to_string()),
+        };
+        let at = &self.at[taken.depth.min(self.at.len() - 1)];
         let _ = at.cpu_nanos.fetch_add((cpu.max(0.0) * 1e9) as u64, Ordering::Relaxed);
         let _ = self.completed.fetch_add(1, Ordering::Relaxed);
         let _ = at.completed.fetch_add(1, Ordering::Relaxed);
-        let Ok(done) = done else { return };
         if std::env::var_os(TRACE_ENV).is_some() {
             eprintln!(
                 "completion: depth {} breaks {} -> {:?} in {:.3} s (optimal {})",
@@ -206,6 +226,25 @@ impl Completers {
             keeper.offer(board);
         }
     }
+
+    /// Counts a completion CP-SAT failed with `error`; after
+    /// [`GIVE_UP_AFTER`] of them with none done, gives completions up and
+    /// says so once, through the run's events.
+    fn failed(&self, keeper: &Keeper<'_>, error: &str) {
+        let failed = self.failed.fetch_add(1, Ordering::Relaxed) + 1;
+        let first = self
+            .first_failure
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get_or_insert_with(|| error.to_owned())
+            .clone();
+        let none_done = self.completed.load(Ordering::Relaxed) == 0;
+        if failed >= GIVE_UP_AFTER && none_done && !self.given_up.swap(true, Ordering::Relaxed) {
+            keeper.events().warning(&format!(
+                "CP-SAT failed all {failed} completions it was given ({first}); the run goes on without completions"
+            ));
+        }
+    }
 }
 
 /// What a completion worker works with.
@@ -217,141 +256,29 @@ pub(crate) struct Worker<'a> {
     /// Where full boards go (and whose best decides which boards are worth completing).
     pub(crate) keeper: &'a Keeper<'a>,
     /// Raised when the run is over.
-    pub(crate) flag: &'a AtomicBool,
+    pub(crate) run: &'a Stop,
     /// CP-SAT's seed.
     pub(crate) seed: u64,
 }
 
-/// A lower bound on the joins a completion of `board` must still break:
-/// for each colour, the sides of placed cells facing empty cells (open
-/// sides) against the sides of the pieces no cell holds. Open sides beyond
-/// the pieces' sides of their colour cannot all match, and a colour whose
-/// two counts differ by an odd number leaves a side unpaired (two such
-/// colours can share one break).
-#[cfg(test)]
-pub(crate) fn bound(instance: &Instance, board: &Board) -> usize {
-    Bound::new(instance).of(instance, board)
-}
-
-/// [`bound`] with the pieces' sides by colour counted once, so that each
-/// board's bound is counted without allocating (on the walk's thread).
-#[derive(Clone, Debug)]
-pub(crate) struct Bound {
-    /// Sides of each colour over all pieces.
-    sides: [i64; 256],
-}
-
-impl Bound {
-    pub(crate) fn new(instance: &Instance) -> Bound {
-        let mut sides = [0i64; 256];
-        for piece in &instance.pieces {
-            for &c in &piece.0 {
-                sides[usize::from(c)] += 1;
-            }
-        }
-        Bound { sides }
-    }
-
-    /// The bound of `board` (see [`bound`]).
-    pub(crate) fn of(&self, instance: &Instance, board: &Board) -> usize {
-        let grid = instance.grid;
-        // Open sides less the sides of the pieces no cell holds, per colour.
-        let mut excess = self.sides.map(|n| -n);
-        for (cell, placed) in board.cells.iter().enumerate() {
-            let Some(p) = placed else { continue };
-            let piece = instance.pieces[p.piece];
-            for &c in &piece.0 {
-                excess[usize::from(c)] += 1;
-            }
-            for side in crate::puzzle::Side::ALL {
-                if grid.neighbour(cell, side).is_some_and(|n| board.cells[n].is_none()) {
-                    excess[usize::from(piece.side(p.rotation, side))] += 1;
-                }
-            }
-        }
-        let (deficit, odd) = excess.iter().skip(1).fold((0i64, 0i64), |(d, o), &e| (d + e.max(0), o + (e & 1)));
-        deficit.max((odd + 1) / 2) as usize
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use proptest::prelude::*;
-
     use super::*;
     use crate::generate::{PlantedSpec, planted};
-    use crate::puzzle::{Placement, Rotation};
-    use crate::rng::Rng;
 
-    /// The planted board with the cells `empty` emptied and then refilled
-    /// with their pieces shuffled and turned at random, wherever a piece's
-    /// grey sides allow it: any completion of the partial board.
-    fn a_completion(board: &Board, instance: &Instance, empty: &[usize], rng: &mut Rng) -> Option<Board> {
-        let mut pieces: Vec<usize> = empty.iter().map(|&c| board.cells[c].unwrap().piece).collect();
-        rng.shuffle(&mut pieces);
-        let mut full = board.clone();
-        for (&cell, &piece) in empty.iter().zip(&pieces) {
-            let fits = instance.rim_fits(cell);
-            let turns: Vec<Rotation> = fits.iter().filter(|p| p.piece == piece).map(|p| p.rotation).collect();
-            let rotation = *turns.get(rng.below(turns.len().max(1)))?;
-            full.cells[cell] = Some(Placement { piece, rotation });
-        }
-        Some(full)
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
-
-        /// The bound never exceeds the breaks of any completion: here the
-        /// planted one (the bound is 0 for any of its partial boards) and
-        /// random refills of the emptied cells. A bound that counted a
-        /// matched join, or the same open side twice, would exceed them.
-        #[test]
-        fn the_bound_is_a_lower_bound_on_every_completion(seed in 1u64..10_000, empty in 1usize..12) {
-            let p = planted(&PlantedSpec::square(6, 3, 5, seed)).unwrap();
-            let mut rng = Rng::new(seed);
-            let free: Vec<usize> =
-                (0..36).filter(|&c| p.instance.clues.iter().all(|k| k.cell != c)).collect();
-            let mut cells = free.clone();
-            rng.shuffle(&mut cells);
-            let cells = &cells[..empty.min(cells.len())];
-            let mut partial = p.solution.clone();
-            for &c in cells {
-                partial.cells[c] = None;
+    /// Runs `worker`'s `work` as worker `index` for each index of `workers`
+    /// while `body` runs, with `keeper`'s dispatch served (so that its
+    /// events are called); then stops them.
+    fn serving(keeper: &Keeper<'_>, queue: &Completers, worker: &Worker<'_>, workers: &[usize], body: impl FnOnce()) {
+        std::thread::scope(|scope| {
+            let _ = scope.spawn(|| keeper.dispatch.serve());
+            for &index in workers {
+                let _ = scope.spawn(move || queue.work(worker, index));
             }
-            let before = bound(&p.instance, &partial);
-            prop_assert_eq!(before, 0, "the planted board completes it without a break");
-            let joins = p.instance.grid.max_score();
-            for _ in 0..4 {
-                if let Some(full) = a_completion(&p.solution, &p.instance, cells, &mut rng) {
-                    prop_assert!(before <= joins - full.score(&p.instance));
-                }
-            }
-            // A board with breaks of its own: the bound covers the empty cells' joins only.
-            if let Some(full) = a_completion(&p.solution, &p.instance, cells, &mut rng) {
-                let mut broken = full.clone();
-                for &c in &cells[..cells.len() / 2] {
-                    broken.cells[c] = None;
-                }
-                let rest: Vec<usize> = cells[..cells.len() / 2].to_vec();
-                let made = joins - broken.score(&p.instance) - joins_touching(&p.instance, &broken, &rest);
-                if let Some(refill) = a_completion(&full, &p.instance, &rest, &mut rng) {
-                    let total = joins - refill.score(&p.instance);
-                    prop_assert!(made + bound(&p.instance, &broken) <= total, "{made} + bound > {total}");
-                }
-            }
-        }
-    }
-
-    /// Joins with an end in `cells` (empty on `board`): those a partial board's score leaves out.
-    fn joins_touching(instance: &Instance, board: &Board, cells: &[usize]) -> usize {
-        let grid = instance.grid;
-        grid.joins()
-            .filter(|&(c, s)| {
-                let n = grid.neighbour(c, s).unwrap();
-                (cells.contains(&c) || cells.contains(&n)) && (board.cells[c].is_none() || board.cells[n].is_none())
-            })
-            .count()
+            body();
+            worker.run.raise();
+            keeper.dispatch.close();
+        });
     }
 
     /// A partial board of a planted instance goes through the hand-off to CP-SAT
@@ -366,20 +293,17 @@ mod tests {
         }
         let seen = std::sync::Mutex::new(Vec::new());
         let on_best = |best: &crate::score::Best| seen.lock().unwrap().push(best.clone());
-        let keeper = Keeper::new(&p.instance, &crate::score::Options::default(), std::time::Instant::now(), &on_best);
+        let run = Stop::new();
+        let keeper = Keeper::new(&p.instance, &crate::score::Options::default(), (Instant::now(), &run), &on_best);
         // Worker 1 of a pool of one waits: the board stays for worker 0.
         let queue = Completers::new(1, &p.instance, 31, 1);
         queue.offer(0, (31, 0), |board| board.clone_from(&partial), |_| true);
-        let flag = AtomicBool::new(false);
         let completion = Completion::default();
-        let worker = Worker { instance: &p.instance, completion: &completion, keeper: &keeper, flag: &flag, seed: 1 };
-        std::thread::scope(|scope| {
-            let _ = scope.spawn(|| queue.work(&worker, 1));
-            let _ = scope.spawn(|| queue.work(&worker, 0));
+        let worker = Worker { instance: &p.instance, completion: &completion, keeper: &keeper, run: &run, seed: 1 };
+        serving(&keeper, &queue, &worker, &[1, 0], || {
             while queue.completed.load(Ordering::Relaxed) == 0 {
                 std::thread::sleep(Duration::from_millis(10));
             }
-            flag.store(true, Ordering::Relaxed);
         });
         let seen = seen.into_inner().unwrap();
         assert_eq!(seen.len(), 1);
@@ -402,20 +326,63 @@ mod tests {
     #[test]
     fn a_worker_outside_the_active_ones_takes_no_board() {
         let p = planted(&PlantedSpec::square(6, 3, 5, 3)).unwrap();
-        let keeper =
-            Keeper::new(&p.instance, &crate::score::Options::default(), std::time::Instant::now(), &|_: &_| {});
+        let run = Stop::new();
+        let keeper = Keeper::new(&p.instance, &crate::score::Options::default(), (Instant::now(), &run), &|_: &_| {});
         let queue = Completers::new(1, &p.instance, 31, 0);
         queue.offer(0, (31, 0), |board| board.clone_from(&p.solution), |_| true);
-        let flag = AtomicBool::new(false);
         let completion = Completion::default();
-        let worker = Worker { instance: &p.instance, completion: &completion, keeper: &keeper, flag: &flag, seed: 1 };
-        std::thread::scope(|scope| {
-            let _ = scope.spawn(|| queue.work(&worker, 0));
+        let worker = Worker { instance: &p.instance, completion: &completion, keeper: &keeper, run: &run, seed: 1 };
+        serving(&keeper, &queue, &worker, &[0], || {
             // The worker polls its number many times over while the board waits.
             std::thread::sleep(Duration::from_millis(200));
             assert_eq!(queue.handoff.waiting(), 1, "the board waits for an active worker");
-            flag.store(true, Ordering::Relaxed);
         });
         assert_eq!(queue.completed.load(Ordering::Relaxed), 0);
+        // The walks are over: with no worker taking boards, the drain returns (before, it waited for ever).
+        queue.drain(&Stop::new(), None);
+    }
+
+    /// Completions CP-SAT fails (here every one: a seed above what CP-SAT
+    /// takes) are counted as failed, not as completed, and feed no CPU time
+    /// to the split; after [`GIVE_UP_AFTER`] of them the run gives
+    /// completions up, says so once, and takes no more offers. Catches a
+    /// failed completion counted as done (the split would read its time),
+    /// and a run that fails silently for ever.
+    #[test]
+    fn completions_that_all_fail_are_counted_apart_and_given_up() {
+        struct Warned(std::sync::Mutex<Vec<String>>);
+        impl crate::score::Events for Warned {
+            fn best(&self, _: &crate::score::Best) {}
+            fn warning(&self, message: &str) {
+                self.0.lock().unwrap().push(message.to_owned());
+            }
+        }
+        let p = planted(&PlantedSpec::square(6, 3, 5, 3)).unwrap();
+        let mut partial = p.solution.clone();
+        for cell in [28, 29, 33] {
+            partial.cells[cell] = None;
+        }
+        let warned = Warned(std::sync::Mutex::new(Vec::new()));
+        let run = Stop::new();
+        let keeper = Keeper::new(&p.instance, &crate::score::Options::default(), (Instant::now(), &run), &warned);
+        let queue = Completers::new(1, &p.instance, 31, 1);
+        let completion = Completion::default();
+        let worker =
+            Worker { instance: &p.instance, completion: &completion, keeper: &keeper, run: &run, seed: u64::MAX };
+        serving(&keeper, &queue, &worker, &[0], || {
+            while !queue.given_up.load(Ordering::Relaxed) {
+                queue.offer(0, (31, 0), |board| board.clone_from(&partial), |_| true);
+                std::thread::sleep(Duration::from_millis(5));
+            }
+        });
+        assert_eq!(queue.failed.load(Ordering::Relaxed), GIVE_UP_AFTER);
+        assert_eq!(queue.completed.load(Ordering::Relaxed), 0);
+        assert!(queue.counts().iter().all(|d| d.completed == 0 && d.cpu_seconds == 0.0), "no time fed to the split");
+        let offered = queue.handoff.offered.load(Ordering::Relaxed);
+        queue.offer(0, (31, 0), |board| board.clone_from(&partial), |_| true);
+        assert_eq!(queue.handoff.offered.load(Ordering::Relaxed), offered, "no offer taken once given up");
+        let warned = warned.0.into_inner().unwrap();
+        assert_eq!(warned.len(), 1, "{warned:?}");
+        assert!(warned[0].contains("seed") && warned[0].contains("without completions"), "{warned:?}");
     }
 }

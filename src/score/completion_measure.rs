@@ -7,18 +7,19 @@
 //! [`rows`] sums the samples into the rows of [`super::completion_times::Table`].
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
+use std::sync::atomic::{AtomicU64, AtomicUsize};
 
+use super::attempts::Walk;
 use super::completion::Completion;
 use super::completion_times::Row;
 use super::lists::Lists;
 use super::options::{Options, SCAN_ATTEMPT_NODES};
 use super::plan::Plan;
-use super::scan::{self, Attempt, STALL, Shared};
+use super::scan::{Attempt, STALL, Shared};
 use crate::error::Error;
 use crate::outcome::Limits;
 use crate::puzzle::{Board, Instance};
-use crate::rng::{Rng, attempt_seed};
+use crate::rng::attempt_seed;
 use crate::stop::Stop;
 
 /// One completion measured.
@@ -132,13 +133,13 @@ impl Alone<'_> {
     /// every partial board the attempt reports handed to `deep` (walk 0, its
     /// records, its breaks), and `after` called when each attempt ends.
     pub(crate) fn walk(&self, deep: &(dyn Fn(usize, &[u64], usize) + Sync), mut after: impl FnMut()) {
-        let (best, flag, deepest) = (AtomicUsize::new(usize::MAX), AtomicBool::new(false), AtomicUsize::new(0));
+        let (best, deepest) = (AtomicUsize::new(usize::MAX), AtomicUsize::new(0));
         let none = |_: Board, _: usize| {};
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs_f64(self.seconds.max(0.0));
         let placed = [AtomicU64::new(0)];
         let shared = Shared {
             best: &best,
-            stop: &flag,
+            stop: self.stop.flag(),
             deadline: Some(deadline),
             found: &none,
             deep,
@@ -146,15 +147,13 @@ impl Alone<'_> {
             placed: &placed,
             node_limit: None,
         };
-        let mut lists = self.lists.clone();
-        for k in 0.. {
-            if self.stop.is_raised() || std::time::Instant::now() >= deadline {
-                break;
-            }
-            lists.shuffle(&mut Rng::new(attempt_seed(self.seed, 0, k)));
-            let _ = scan::attempt(&lists, self.attempt, &shared, 0);
-            after();
-        }
+        let mut k = 0;
+        let next = || {
+            let over = self.stop.is_raised() || std::time::Instant::now() >= deadline;
+            k += 1;
+            (!over).then(|| (attempt_seed(self.seed, 0, k - 1), *self.attempt))
+        };
+        let _ = Walk { lists: self.lists, shared, index: 0 }.attempts(next, |_| after());
     }
 }
 

@@ -19,6 +19,9 @@ pub trait Events: Sync {
 
     /// The completion workers the run's figures asked for, each time the number changes.
     fn split(&self, _split: &Split) {}
+
+    /// Something the user should know that does not end the run (completions given up).
+    fn warning(&self, _message: &str) {}
 }
 
 impl<F: Fn(&Best) + Sync> Events for F {
@@ -40,6 +43,8 @@ pub struct Progress {
     pub deepest: usize,
     /// Partial boards CP-SAT completed.
     pub completed: u64,
+    /// Completions CP-SAT failed (an error, not a board).
+    pub failed: u64,
     /// Partial boards waiting for CP-SAT.
     pub queued: u64,
     /// Partial boards dropped unread (the completer was behind).
@@ -73,5 +78,9 @@ impl<F: Fn(&Best) -> Best + Sync> Events for MapBest<'_, F> {
 
     fn split(&self, split: &Split) {
         self.events.split(split);
+    }
+
+    fn warning(&self, message: &str) {
+        self.events.warning(message);
     }
 }

@@ -1,10 +1,10 @@
-//! The score search: the best full board where no solution is in reach, by a depth-gated break budget.
+//! The score search: the best full board where no solution is in reach, by the scan walk with breaks allowed by depth.
 //!
 //! Where no solver finds a full solution (the official 16×16, planted boards
 //! with the real puzzle's 5 + 17 colours from 13×13 up) a board is judged by
 //! its score: every piece placed, the clues honoured, grey all round the rim,
 //! and as many inner joins matched as possible. This search is the field's
-//! scan walk (`scan.rs`): sorted candidate lists read up to the first record
+//! scan walk (`scan/mod.rs`): sorted candidate lists read up to the first record
 //! over a limit, breaks allowed late under a schedule that is data
 //! ([`Schedule`]), a colour quota, long attempts restarted with freshly
 //! shuffled lists, one independent walk per thread, and CP-SAT completing
@@ -14,12 +14,15 @@
 
 pub mod array;
 mod attempt_trace;
+mod attempts;
+mod bound;
 pub mod census;
 mod colour_keys;
 mod completer;
 mod completion;
 pub mod completion_measure;
 pub mod completion_times;
+mod dispatch;
 mod events;
 mod handoff;
 mod keeper;

@@ -94,6 +94,8 @@ pub struct Stats {
     pub reported: u64,
     /// Partial boards CP-SAT completed.
     pub completions: u64,
+    /// Completions CP-SAT failed (an error, not a board; counted apart from `completions`).
+    pub completions_failed: u64,
     /// Completions that beat the run's best board.
     pub completions_improved: u64,
     /// Partial boards offered for completion and dropped unread (the pool was behind).

@@ -5,14 +5,16 @@
 //! go through the same queue, bound, worker and keeper as ours
 //! (`completer.rs`), during its run and on the cores it shares with it.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use super::completer::{Completers, Worker};
 use super::completion::Completion;
+use super::dispatch::CloseOnDrop;
 use super::events::Events;
 use super::keeper::Keeper;
 use super::options::{Options, Stats};
+use crate::crew::Crew;
 use crate::error::Error;
 use crate::outcome::{Limits, Outcome};
 use crate::puzzle::{Board, Instance};
@@ -44,28 +46,33 @@ pub fn complete(
     events: &dyn Events,
 ) -> Result<Outcome<Stats>, Error> {
     let start = Instant::now();
-    let options = Options::default();
-    let keeper = Keeper::new(instance, &options, start, events);
+    let run = stop.child();
+    let raise = || run.raise();
+    let crew = Crew::new(&raise);
+    let keeper = Keeper::new(instance, &Options::default(), (start, &run), events);
     let deadline = limits.deadline(start);
-    let flag = AtomicBool::new(false);
     let free = instance.grid.cells() - instance.clues.len();
     let queue = Completers::new(MAILBOXES, instance, free, 1);
     std::thread::scope(|scope| {
-        let _over = RaiseOnDrop(&flag);
-        let _ = scope.spawn(|| keeper.watch(&flag, stop, deadline));
-        let worker = Worker { instance, completion, keeper: &keeper, flag: &flag, seed: limits.seed };
+        let _closed = CloseOnDrop(&keeper.dispatch);
+        let _ = crew.spawn(scope, "dispatch".to_owned(), || keeper.dispatch.serve());
+        let worker = Worker { instance, completion, keeper: &keeper, run: &run, seed: limits.seed };
         let queue = &queue;
-        let _ = scope.spawn(move || queue.work(&worker, 0));
-        while !flag.load(Ordering::Relaxed) {
-            for board in feed() {
-                let (breaks, depth) = (breaks(instance, &board), free_placed(instance, &board));
-                let worth = |b: &Board| keeper.worth(breaks + queue.bound.of(instance, b));
-                let mailbox = queue.handoff.offered.load(Ordering::Relaxed) as usize % MAILBOXES;
-                queue.offer(mailbox, (depth, breaks), |slot| slot.clone_from(&board), worth);
+        let _ = crew.spawn(scope, "completion worker 0".to_owned(), move || queue.work(&worker, 0));
+        let _ = crew.guard("feed", || {
+            let _over = RaiseOnDrop(&run);
+            while !run.is_raised() && deadline.is_none_or(|d| Instant::now() < d) {
+                for board in feed() {
+                    let (breaks, depth) = (breaks(instance, &board), free_placed(instance, &board));
+                    let worth = |b: &Board| keeper.worth(breaks + queue.bound.of(instance, b));
+                    let mailbox = queue.handoff.offered.load(Ordering::Relaxed) as usize % MAILBOXES;
+                    queue.offer(mailbox, (depth, breaks), |slot| slot.clone_from(&board), worth);
+                }
+                std::thread::sleep(POLL);
             }
-            std::thread::sleep(POLL);
-        }
+        });
     });
+    crew.check()?;
     let stats = queue.counted(Stats::default());
     let finish = |status, board, stats| Outcome { status, board, seconds: start.elapsed().as_secs_f64(), stats };
     keeper.finish(stop, stats, finish)

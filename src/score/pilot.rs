@@ -12,10 +12,11 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
+use super::attempts::{Done, Walk};
 use super::lists::Lists;
-use super::scan::{self, Attempt, Shared};
+use super::scan::{Attempt, Shared};
+use crate::crew::Crew;
 use crate::puzzle::Board;
-use crate::rng::Rng;
 
 /// Placements within this many free cells of the end count as deep ones.
 pub(crate) const DEEP: usize = 10;
@@ -65,7 +66,8 @@ pub(crate) struct Reach {
 
 /// What the pilot walks share with the run: its seed and threads, the best
 /// board's breaks (boards above them are not looked for), the flag that
-/// stops them early, and where their full boards go.
+/// stops them early, their deadline, where their full boards go, and the
+/// run's crew (their threads are of it).
 #[derive(Clone, Copy)]
 pub(crate) struct Pilots<'a> {
     pub(crate) work: Work,
@@ -73,72 +75,87 @@ pub(crate) struct Pilots<'a> {
     pub(crate) threads: usize,
     pub(crate) best: &'a AtomicUsize,
     pub(crate) stop: &'a AtomicBool,
+    /// When the pilots end, with what they have (`None`: when their work is done).
+    pub(crate) deadline: Option<std::time::Instant>,
     /// Called with each full board a pilot walk finds, and the walk's count of its breaks.
     pub(crate) found: &'a (dyn Fn(Board, usize) + Sync),
+    pub(crate) crew: &'a Crew<'a>,
+}
+
+/// The seed of a pilot's attempt `a`.
+fn pilot_seed(seed: u64, a: u64) -> u64 {
+    seed.wrapping_mul(0x2545_F491_4F6C_DD1D).wrapping_add(a)
 }
 
 /// Each candidate's [`Reach`] (a candidate: its lists and the depth of its
 /// first break, which attempts are expected to reach), in the candidates'
 /// order, on the pilots' threads. Stops early, with what it has, when their
-/// flag is raised.
+/// flag is raised or their deadline passes.
 pub(crate) fn reach(candidates: &[(Lists, usize)], pilots: &Pilots<'_>) -> Vec<Reach> {
-    let Pilots { work, seed, threads, best, stop, found } = *pilots;
-    let one = |k: usize| {
-        let mut lists = candidates[k].0.clone();
-        let deep = AtomicU64::new(0);
-        let count = |_: usize, _: &[u64], _: usize| {
-            let _ = deep.fetch_add(1, Ordering::Relaxed);
-        };
-        let deepest = AtomicUsize::new(0);
-        let placed = [AtomicU64::new(0)];
-        let shared = Shared {
-            best,
-            stop,
-            deadline: None,
-            found,
-            deep: &count,
-            deepest: &deepest,
-            placed: &placed,
-            node_limit: None,
-        };
-        let mut attempt = Attempt {
-            budget: usize::MAX,
-            cap: work.nodes,
-            extend: 0,
-            report_from: usize::MAX,
-            report_all: lists.free().saturating_sub(DEEP).max(1),
-            stall: 0,
-            expect: candidates[k].1,
-        };
-        // The work in ATTEMPTS attempts; one that stalls leaves the rest of its share to the next.
-        let (mut made, mut a) = (0u64, 0u64);
-        while made < work.nodes && !stop.load(Ordering::Relaxed) {
-            lists.shuffle(&mut Rng::new(seed.wrapping_mul(0x2545_F491_4F6C_DD1D).wrapping_add(a)));
-            attempt.cap = (work.nodes / ATTEMPTS).max(1).min(work.nodes - made);
-            attempt.stall = attempt.cap / 2;
-            let ended = scan::attempt(&lists, &attempt, &shared, 0);
-            made += ended.nodes.max(1);
-            a += 1;
-            if ended.end == scan::End::Exhausted {
-                break;
-            }
-        }
-        Reach { deep: deep.load(Ordering::Relaxed), deepest: deepest.load(Ordering::Relaxed) }
-    };
-    let threads = threads.clamp(1, candidates.len().max(1));
+    let one = |k: usize| walk_one(&candidates[k], pilots);
+    let threads = pilots.threads.clamp(1, candidates.len().max(1));
     let mut reached = vec![Reach::default(); candidates.len()];
     std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads)
-            .map(|t| {
+            .filter_map(|t| {
                 let one = &one;
-                scope.spawn(move || (t..candidates.len()).step_by(threads).map(|k| (k, one(k))).collect::<Vec<_>>())
+                let mine = move || (t..candidates.len()).step_by(threads).map(|k| (k, one(k))).collect::<Vec<_>>();
+                pilots.crew.spawn(scope, format!("pilot {t}"), mine)
             })
             .collect();
-        for handle in handles {
-            for (k, r) in handle.join().expect("a pilot thread panicked") {
-                reached[k] = r;
-            }
+        // A pilot thread that died left its candidates at nothing reached; the crew names it.
+        for (k, r) in handles.into_iter().filter_map(|h| h.join().ok().flatten()).flatten() {
+            reached[k] = r;
         }
     });
     reached
+}
+
+/// One candidate's pilot: its work in [`ATTEMPTS`] attempts, one that
+/// stalls leaving the rest of its share to the next.
+fn walk_one((lists, expect): &(Lists, usize), pilots: &Pilots<'_>) -> Reach {
+    let deep = AtomicU64::new(0);
+    let count = |_: usize, _: &[u64], _: usize| {
+        let _ = deep.fetch_add(1, Ordering::Relaxed);
+    };
+    let deepest = AtomicUsize::new(0);
+    let placed = [AtomicU64::new(0)];
+    let shared = Shared {
+        best: pilots.best,
+        stop: pilots.stop,
+        deadline: pilots.deadline,
+        found: pilots.found,
+        deep: &count,
+        deepest: &deepest,
+        placed: &placed,
+        node_limit: None,
+    };
+    let report_all = lists.free().saturating_sub(DEEP).max(1);
+    let work = pilots.work.nodes;
+    // Placements made so far, read by `next` and counted by `done`.
+    let made = std::cell::Cell::new(0u64);
+    let mut a = 0u64;
+    // Past the deadline (or stopped), a candidate not yet walked counts as reaching nothing.
+    let over =
+        || pilots.stop.load(Ordering::Relaxed) || pilots.deadline.is_some_and(|d| std::time::Instant::now() >= d);
+    let next = || {
+        if made.get() >= work || over() {
+            return None;
+        }
+        let cap = (work / ATTEMPTS).max(1).min(work - made.get());
+        let attempt = Attempt {
+            budget: usize::MAX,
+            cap,
+            extend: 0,
+            report_from: usize::MAX,
+            report_all,
+            stall: cap / 2,
+            expect: *expect,
+        };
+        a += 1;
+        Some((pilot_seed(pilots.seed, a - 1), attempt))
+    };
+    let done = |done: &Done| made.set(made.get() + done.ended.nodes.max(1));
+    let _ = Walk { lists, shared, index: 0 }.attempts(next, done);
+    Reach { deep: deep.load(Ordering::Relaxed), deepest: deepest.load(Ordering::Relaxed) }
 }

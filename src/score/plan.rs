@@ -1,7 +1,7 @@
 //! What a scan run settles before it starts: its fill order, the breaks allowed and the quota needed at each depth, printed so a run can be reproduced.
 
 use std::fmt;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::AtomicUsize;
 
 use super::completion::Completion;
 use super::completion_times;
@@ -10,6 +10,7 @@ use super::options::Options;
 use super::pilot::{self, Pilots, Work};
 use super::quota::{self, Quota};
 use super::schedule::Schedule;
+use crate::crew::Crew;
 use crate::outcome::Limits;
 use crate::puzzle::{Colour, Instance};
 use crate::search::band::BandShape;
@@ -141,31 +142,25 @@ impl Plan {
     /// (`pilot::PILOT_SHARE`).
     ///
     /// # Errors
-    /// As [`Plan::new`].
+    /// As [`Plan::new`], and a pilot thread that died (named).
     pub fn settle_for(instance: &Instance, options: &Options, limits: &Limits, stop: &Stop) -> Result<Plan, String> {
-        let (best, flag, over) = (AtomicUsize::new(usize::MAX), AtomicBool::new(false), AtomicBool::new(false));
-        let deadline = super::pilot::pilot_deadline(std::time::Instant::now(), limits.time_limit);
-        std::thread::scope(|scope| {
-            let _ = scope.spawn(|| {
-                while !over.load(Ordering::Relaxed) {
-                    if stop.is_raised() || deadline.is_some_and(|d| std::time::Instant::now() >= d) {
-                        flag.store(true, Ordering::Relaxed);
-                    }
-                    std::thread::sleep(std::time::Duration::from_millis(20));
-                }
-            });
-            let pilots = Pilots {
-                work: Work::for_limit(limits.time_limit),
-                seed: limits.seed,
-                threads: limits.threads.max(1) as usize,
-                best: &best,
-                stop: &flag,
-                found: &|_, _| {},
-            };
-            let plan = Plan::settle(instance, options, &pilots);
-            over.store(true, Ordering::Relaxed);
-            plan
-        })
+        let pilots_stop = stop.child();
+        let raise = || pilots_stop.raise();
+        let crew = Crew::new(&raise);
+        let best = AtomicUsize::new(usize::MAX);
+        let pilots = Pilots {
+            work: Work::for_limit(limits.time_limit),
+            seed: limits.seed,
+            threads: limits.threads.max(1) as usize,
+            best: &best,
+            stop: pilots_stop.flag(),
+            deadline: pilot::pilot_deadline(std::time::Instant::now(), limits.time_limit),
+            found: &|_, _| {},
+            crew: &crew,
+        };
+        let plan = Plan::settle(instance, options, &pilots);
+        crew.check().map_err(|e| e.to_string())?;
+        plan
     }
 
     /// `options` with this plan's quota and breaks given outright, so that a

@@ -54,7 +54,7 @@ pub fn record(instance: &Instance, seconds: f64, seed: u64, stop: &Stop) -> Resu
     let limits = Limits { time_limit: Some(seconds), node_limit: None, seed, threads: 1 };
     let plan = Plan::settle_for(instance, &options, &limits, stop).map_err(Error::Options)?;
     let lists = plan.lists(instance).map_err(Error::Options)?;
-    let attempt = super::runner::first_attempt(&options, &lists, &plan);
+    let attempt = super::runner::first_attempt(&options, &lists, &plan, 1);
     let offers = Mutex::new(Vec::new());
     let start = Instant::now();
     let deep = |_: usize, recs: &[u64], _: usize| {

@@ -1,22 +1,30 @@
 //! Scan walks on threads, attempt after attempt, each with its lists sorted afresh, their boards merged as they come.
+//!
+//! Every thread of a run is one of its [`Crew`]: the walks, the completion
+//! workers, the split, the progress reports and the dispatch of new bests.
+//! One that dies raises the run's stop, every other ends at its next look
+//! at it, and the run returns [`Error::Panicked`] naming it.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use super::attempt_trace::AttemptTrace;
+use super::attempts::{Done, Walk};
 use super::completer::{Completers, Worker};
+use super::dispatch::CloseOnDrop;
 use super::events::{Events, Progress};
 use super::keeper::Keeper;
 use super::lists::Lists;
 use super::options::{Options, SCAN_ATTEMPT_NODES, Stats};
-use super::pilot::{Pilots, Work};
+use super::pilot::{Pilots, Work, pilot_deadline};
 use super::plan::Plan;
-use super::scan::{self, Attempt, End, STALL, Shared};
+use super::scan::{Attempt, End, STALL, Shared};
 use super::split::{DepthCounts, SPLIT_EVERY, Split};
+use crate::crew::Crew;
 use crate::error::Error;
 use crate::outcome::{Limits, Outcome, Status};
 use crate::puzzle::{Board, Instance};
-use crate::rng::{Rng, attempt_seed, segment_seed};
+use crate::rng::{attempt_seed, segment_seed};
 use crate::stop::{RaiseOnDrop, Stop};
 
 /// How often the run's counters go to [`Events::progress`].
@@ -32,7 +40,7 @@ pub(crate) struct Walks<'a> {
     pub(crate) shared: Shared<'a>,
     /// Attempts started by each walk, counting on from a resumed run's.
     pub(crate) per_walk: &'a [AtomicU64],
-    /// Raised when the walks are over (target reached, or the whole tree walked).
+    /// Raised when the walks are over (the whole tree walked).
     pub(crate) done: &'a AtomicBool,
     /// How many attempts reached each depth as their deepest (index: free cells filled).
     pub(crate) depths: &'a [AtomicUsize],
@@ -56,36 +64,41 @@ impl Walks<'_> {
         }
     }
 
+    /// Whether the walks are over: the tree walked, the node limit reached,
+    /// the run stopped or its deadline passed.
+    fn over(&self) -> bool {
+        self.done.load(Ordering::Relaxed)
+            || self.shared.node_limit.is_some_and(|n| self.shared.placements() >= n)
+            || self.shared.stop.load(Ordering::Relaxed)
+            || self.shared.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
     /// Walk `t`'s attempts until the run is over. Its attempt `k` sorts its
     /// lists with a generator seeded from (segment seed, t, k), `k` counting
     /// on from the attempts the walk started in earlier segments, so one walk
     /// with one seed walks the same attempts every time, and a resumed run
     /// none of the earlier segments'.
     pub(crate) fn walk(&self, t: usize) {
-        let mut lists = self.lists.clone();
-        let over = || {
-            self.done.load(Ordering::Relaxed)
-                || self.shared.node_limit.is_some_and(|n| self.shared.placements() >= n)
-                || self.shared.stop.load(Ordering::Relaxed)
-                || self.shared.deadline.is_some_and(|d| Instant::now() >= d)
-        };
-        while !over() {
-            crate::fault::panic_at("walk");
+        let walk = Walk { lists: self.lists, shared: self.shared, index: t };
+        let next = || {
+            crate::fault::panic_at(format_args!("walk {t}"));
+            if self.over() {
+                return None;
+            }
             let k = self.per_walk[t].fetch_add(1, Ordering::Relaxed);
             let seed = attempt_seed(self.seed, t, k);
             self.trace.record(t, k, seed);
-            lists.shuffle(&mut Rng::new(seed));
-            let cpu = crate::cpu::thread_seconds();
-            let ended = scan::attempt(&lists, &self.attempt, &self.shared, t);
-            let used = (crate::cpu::thread_seconds() - cpu).max(0.0);
-            let _ = self.cpu_nanos.fetch_add((used * 1e9) as u64, Ordering::Relaxed);
-            if let Some(slot) = self.depths.get(ended.deepest) {
+            Some((seed, self.attempt))
+        };
+        let done = |done: &Done| {
+            let _ = self.cpu_nanos.fetch_add((done.cpu_seconds * 1e9) as u64, Ordering::Relaxed);
+            if let Some(slot) = self.depths.get(done.ended.deepest) {
                 let _ = slot.fetch_add(1, Ordering::Relaxed);
             }
-            if ended.end == End::Exhausted {
-                // The whole tree within the allowance is walked: another order of it finds nothing new.
-                self.done.store(true, Ordering::Relaxed);
-            }
+        };
+        if walk.attempts(next, done) == Some(End::Exhausted) {
+            // The whole tree within the allowance is walked: another order of it finds nothing new.
+            self.done.store(true, Ordering::Relaxed);
         }
     }
 }
@@ -95,12 +108,13 @@ struct Run<'a> {
     instance: &'a Instance,
     options: &'a Options,
     limits: &'a Limits,
-    stop: &'a Stop,
     start: Instant,
     deadline: Option<Instant>,
-    keeper: Keeper<'a>,
-    /// Raised when the run is over; every thread of it polls this flag.
-    flag: AtomicBool,
+    keeper: &'a Keeper<'a>,
+    /// Raised when the run is over (by the caller's stop, the keeper, the
+    /// deadline's end of the walks, or a thread that died); every thread of it polls it.
+    stop: &'a Stop,
+    crew: &'a Crew<'a>,
     threads: usize,
 }
 
@@ -113,47 +127,60 @@ pub(crate) fn solve(
     events: &dyn Events,
 ) -> Result<Outcome<Stats>, Error> {
     let start = Instant::now();
+    let run_stop = stop.child();
+    let raise = || run_stop.raise();
+    let crew = Crew::new(&raise);
+    let keeper = Keeper::new(instance, options, (start, &run_stop), events);
     let run = Run {
         instance,
         options,
         limits,
-        stop,
         start,
         deadline: limits.deadline(start),
-        keeper: Keeper::new(instance, options, start, events),
-        flag: AtomicBool::new(false),
+        keeper: &keeper,
+        stop: &run_stop,
+        crew: &crew,
         threads: limits.threads.max(1) as usize,
     };
-    let finish = |status, board, stats| Outcome { status, board, seconds: start.elapsed().as_secs_f64(), stats };
-    let Some((plan, lists)) = run.settle() else {
-        return run.keeper.finish(stop, Stats::default(), |_, board, stats| finish(Status::Infeasible, board, stats));
-    };
-    events.plan(&plan);
-    let stats = run.walk(&plan, &lists);
-    run.keeper.finish(stop, stats, finish)
+    let walked = std::thread::scope(|scope| {
+        // Closed however the run ends, so that the dispatch hands on every best and returns.
+        let _closed = CloseOnDrop(&keeper.dispatch);
+        let _ = crew.spawn(scope, "dispatch".to_owned(), || keeper.dispatch.serve());
+        crew.guard("run", || run.settle_and_walk()).flatten()
+    });
+    crew.check()?;
+    let infeasible = walked.is_none();
+    keeper.finish(stop, walked.unwrap_or_default(), |status, board, stats| {
+        let status = if infeasible { Status::Infeasible } else { status };
+        Outcome { status, board, seconds: start.elapsed().as_secs_f64(), stats }
+    })
 }
 
 impl Run<'_> {
+    /// The plan settled and its walks run: what they counted, or `None`
+    /// when the board leaves no plan (its clues rule every board out).
+    fn settle_and_walk(&self) -> Option<Stats> {
+        let (plan, lists) = self.settle()?;
+        self.keeper.events().plan(&plan);
+        Some(self.walk(&plan, &lists))
+    }
+
     /// Settles the plan: given outright by a resumed run, else by the pilot
-    /// walks (the keeper watching the stop and the pilots' share of the time
-    /// limit, their full boards offered as the run's). Builds its candidate
-    /// lists; `None` when the board leaves no plan.
+    /// walks (within the pilots' share of the time limit, their full boards
+    /// offered as the run's). Builds its candidate lists; `None` when the
+    /// board leaves no plan.
     fn settle(&self) -> Option<(Plan, Lists)> {
-        let plan = std::thread::scope(|scope| {
-            let _over = RaiseOnDrop(&self.flag);
-            let pilot_ends = super::pilot::pilot_deadline(self.start, self.limits.time_limit);
-            let _ = scope.spawn(move || self.keeper.watch(&self.flag, self.stop, pilot_ends));
-            let pilots = Pilots {
-                work: Work::for_limit(self.limits.time_limit),
-                seed: self.limits.seed,
-                threads: self.threads,
-                best: &self.keeper.breaks,
-                stop: &self.flag,
-                found: &|board, _| self.keeper.offer(board),
-            };
-            Plan::settle(self.instance, self.options, &pilots)
-        });
-        self.flag.store(false, Ordering::Relaxed);
+        let pilots = Pilots {
+            work: Work::for_limit(self.limits.time_limit),
+            seed: self.limits.seed,
+            threads: self.threads,
+            best: &self.keeper.breaks,
+            stop: self.stop.flag(),
+            deadline: pilot_deadline(self.start, self.limits.time_limit),
+            found: &|board, _| self.keeper.offer(board),
+            crew: self.crew,
+        };
+        let plan = Plan::settle(self.instance, self.options, &pilots);
         plan.and_then(|plan| plan.lists(self.instance).map(|lists| (plan, lists))).ok()
     }
 
@@ -178,11 +205,11 @@ impl Run<'_> {
         let cpu_nanos = AtomicU64::new(0);
         let walks = Walks {
             lists,
-            attempt: first_attempt(self.options, lists, plan),
+            attempt: first_attempt(self.options, lists, plan, pool.threads),
             seed: segment_seed(self.limits.seed, resume.generation),
             shared: Shared {
                 best: &self.keeper.breaks,
-                stop: &self.flag,
+                stop: self.stop.flag(),
                 deadline: self.deadline,
                 found: &found,
                 deep: &deep,
@@ -196,39 +223,46 @@ impl Run<'_> {
             trace: &trace,
             cpu_nanos: &cpu_nanos,
         };
-        let progress = || self.progress(&walks, &queue);
+        self.run_threads(&walks, &queue, (plan, &pool));
+        self.keeper.events().progress(&self.progress(&walks, &queue));
+        queue.counted(Stats { plan: plan.to_string(), ..walks.counted() })
+    }
+
+    /// The walks on their threads, with the completion workers, the split
+    /// and the progress reports beside them, until the walks are over (and
+    /// what they queued for completion is done, when they walked their whole
+    /// tree); then the run's stop ends the others.
+    fn run_threads(&self, walks: &Walks<'_>, queue: &Completers, (plan, pool): (&Plan, &Pool)) {
+        let crew = self.crew;
+        let progress = || self.progress(walks, queue);
         std::thread::scope(|scope| {
-            let _over = RaiseOnDrop(&self.flag);
-            let _ = scope.spawn(|| self.keeper.watch(&self.flag, self.stop, self.deadline));
-            let _ = scope.spawn(|| report_progress(&self.flag, self.keeper.events(), &progress));
+            let _over = RaiseOnDrop(self.stop);
+            let report = || report_progress(self.stop, self.keeper.events(), &progress);
+            let _ = crew.spawn(scope, "progress".to_owned(), report);
             let worker = Worker {
                 instance: self.instance,
                 completion: &plan.completion,
-                keeper: &self.keeper,
-                flag: &self.flag,
+                keeper: self.keeper,
+                run: self.stop,
                 seed: self.limits.seed,
             };
             for index in 0..pool.threads {
-                let (queue, worker) = (&queue, worker);
-                let _ = scope.spawn(move || queue.work(&worker, index));
+                let _ = crew.spawn(scope, format!("completion worker {index}"), move || queue.work(&worker, index));
             }
             if !pool.fixed {
-                let _ = scope.spawn(|| self.resplit(&queue, &cpu_nanos, pool.threads));
+                let _ = crew.spawn(scope, "split".to_owned(), || self.resplit(queue, walks.cpu_nanos, pool.threads));
             }
             std::thread::scope(|walkers| {
                 for t in 0..self.threads {
-                    let walks = &walks;
-                    let _ = walkers.spawn(move || walks.walk(t));
+                    let _ = crew.spawn(walkers, format!("walk {t}"), move || walks.walk(t));
                 }
             });
             // The walks are over; the completions queued may still beat the best.
-            if walks_over.load(Ordering::Relaxed) {
-                queue.drain(&self.flag);
+            if walks.done.load(Ordering::Relaxed) {
+                queue.drain(self.stop, self.deadline);
             }
-            self.flag.store(true, Ordering::Relaxed);
+            self.stop.raise();
         });
-        self.keeper.events().progress(&progress());
-        queue.counted(Stats { plan: plan.to_string(), ..walks.counted() })
     }
 
     /// CP-SAT completion workers beside the walks: as the options say, else
@@ -246,13 +280,14 @@ impl Run<'_> {
     }
 
     /// Every [`SPLIT_EVERY`] until the run is over, derives the split from
-    /// the run's counts so far (its improvements since the last split) and
-    /// sets the workers that take boards (at most `most`); tells the events
-    /// when it changes.
+    /// what the run counted since the last split (one window: offers,
+    /// completions, their CPU time, improvements and the walks' CPU time)
+    /// and sets the workers that take boards (at most `most`); tells the
+    /// events when it changes.
     fn resplit(&self, queue: &Completers, walk_cpu_nanos: &AtomicU64, most: usize) {
         let mut next = Instant::now() + SPLIT_EVERY;
-        let mut before: Vec<DepthCounts> = Vec::new();
-        while !self.flag.load(Ordering::Relaxed) {
+        let (mut before, mut walk_cpu_before) = (Vec::new(), 0.0);
+        while !self.stop.is_raised() {
             std::thread::sleep(Duration::from_millis(20));
             if Instant::now() < next {
                 continue;
@@ -260,9 +295,10 @@ impl Run<'_> {
             next += SPLIT_EVERY;
             let walk_cpu = walk_cpu_nanos.load(Ordering::Relaxed) as f64 * 1e-9;
             let now = queue.counts();
-            let recent = improved_since(&now, &before);
-            before = now;
-            let Some(split) = Split::derive(self.threads, walk_cpu, &recent, most) else { continue };
+            let window = DepthCounts::since(&now, &before);
+            let split = Split::derive(self.threads, walk_cpu - walk_cpu_before, &window, most);
+            (before, walk_cpu_before) = (now, walk_cpu);
+            let Some(split) = split else { continue };
             if queue.active.swap(split.completers, Ordering::Relaxed) != split.completers {
                 self.keeper.events().split(&split);
             }
@@ -276,18 +312,13 @@ impl Run<'_> {
             attempts: walks.per_walk.iter().map(|a| a.load(Ordering::Relaxed)).collect(),
             deepest: walks.shared.deepest.load(Ordering::Relaxed),
             completed: queue.completed.load(Ordering::Relaxed),
+            failed: queue.failed.load(Ordering::Relaxed),
             queued: queue.handoff.waiting() as u64,
             dropped: queue.handoff.dropped.load(Ordering::Relaxed),
             completers: queue.active.load(Ordering::Relaxed),
             best: self.keeper.best_score(),
         }
     }
-}
-
-/// `now`'s counts with their improvements since `before`'s.
-fn improved_since(now: &[DepthCounts], before: &[DepthCounts]) -> Vec<DepthCounts> {
-    let earlier = |depth| before.iter().find(|b| b.depth == depth).map_or(0, |b| b.improved);
-    now.iter().map(|d| DepthCounts { improved: d.improved - earlier(d.depth), ..*d }).collect()
 }
 
 /// The completion workers of a run: threads started, how many take boards
@@ -303,10 +334,10 @@ pub(crate) fn default_completers(walks: usize) -> usize {
     walks.div_ceil(2).max(1)
 }
 
-/// Hands `progress()` to `events` every [`PROGRESS_EVERY`] until `flag` is raised.
-fn report_progress(flag: &AtomicBool, events: &dyn Events, progress: &(dyn Fn() -> Progress + Sync)) {
+/// Hands `progress()` to `events` every [`PROGRESS_EVERY`] until `stop` is raised.
+fn report_progress(stop: &Stop, events: &dyn Events, progress: &(dyn Fn() -> Progress + Sync)) {
     let mut next = Instant::now() + PROGRESS_EVERY;
-    while !flag.load(Ordering::Relaxed) {
+    while !stop.is_raised() {
         std::thread::sleep(Duration::from_millis(20));
         if Instant::now() >= next {
             next += PROGRESS_EVERY;
@@ -315,14 +346,16 @@ fn report_progress(flag: &AtomicBool, events: &dyn Events, progress: &(dyn Fn() 
     }
 }
 
-/// The first attempt's settings for `plan` on `lists`.
-pub(crate) fn first_attempt(options: &Options, lists: &Lists, plan: &Plan) -> Attempt {
+/// The first attempt's settings for `plan` on `lists`, with `workers`
+/// completion workers (none: no partial board is offered for completion).
+pub(crate) fn first_attempt(options: &Options, lists: &Lists, plan: &Plan, workers: usize) -> Attempt {
+    let cells = |cells: usize| if workers == 0 { 0 } else { cells };
     Attempt {
         budget: usize::MAX,
         cap: options.attempt_nodes.unwrap_or(SCAN_ATTEMPT_NODES),
         extend: 0,
-        report_from: within(lists.free(), plan.completion.cells),
-        report_all: within(lists.free(), plan.completion.every),
+        report_from: within(lists.free(), cells(plan.completion.cells)),
+        report_all: within(lists.free(), cells(plan.completion.every)),
         stall: STALL,
         expect: plan.first_break(),
     }

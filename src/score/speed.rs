@@ -1,13 +1,14 @@
 //! The scan walk's own rate: its placements and loop turns per second on one thread, nothing else running.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize};
+use std::sync::atomic::{AtomicU64, AtomicUsize};
 use std::time::{Duration, Instant};
 
+use super::attempts::{Done, Walk};
+use super::lists::Lists;
 use super::options::Options;
 use super::plan::Plan;
-use super::scan::{self, Attempt, Shared};
+use super::scan::{Attempt, Shared};
 use crate::puzzle::{Board, Instance};
-use crate::rng::Rng;
 use crate::stop::Stop;
 
 /// What the walk did in the time it was given.
@@ -67,7 +68,7 @@ pub fn measure_on(
     let walks: Vec<Speed> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads.max(1))
             .map(|t| {
-                let lists = lists.clone();
+                let lists = &lists;
                 scope.spawn(move || walk_until(options, lists, deadline, seed.wrapping_add(t as u64), stop))
             })
             .collect();
@@ -83,20 +84,14 @@ pub fn measure_on(
 }
 
 /// One walk's attempts over `lists` until `deadline` or the stop.
-fn walk_until(
-    options: &Options,
-    mut lists: super::lists::Lists,
-    deadline: Option<Instant>,
-    seed: u64,
-    stop: &Stop,
-) -> Speed {
+fn walk_until(options: &Options, lists: &Lists, deadline: Option<Instant>, seed: u64, stop: &Stop) -> Speed {
     let none = |_: Board, _: usize| {};
     let none_deep = |_: usize, _: &[u64], _: usize| {};
-    let (best, flag, deepest) = (AtomicUsize::new(usize::MAX), AtomicBool::new(false), AtomicUsize::new(0));
+    let (best, deepest) = (AtomicUsize::new(usize::MAX), AtomicUsize::new(0));
     let placed = [AtomicU64::new(0)];
     let shared = Shared {
         best: &best,
-        stop: &flag,
+        stop: stop.flag(),
         deadline,
         found: &none,
         deep: &none_deep,
@@ -113,13 +108,18 @@ fn walk_until(
         stall: 0,
         expect: 0,
     };
-    let mut speed = Speed { placements: 0, iterations: 0, attempts: 0, seconds: 0.0 };
-    while deadline.is_some_and(|d| Instant::now() < d) && !stop.is_raised() {
-        lists.shuffle(&mut Rng::new(seed.wrapping_add(speed.attempts)));
-        let ended = scan::attempt(&lists, &attempt, &shared, 0);
-        speed.placements += ended.nodes;
-        speed.iterations += ended.iterations;
-        speed.attempts += 1;
-    }
-    speed
+    let speed = std::cell::Cell::new(Speed { placements: 0, iterations: 0, attempts: 0, seconds: 0.0 });
+    let next = || {
+        let over = deadline.is_none_or(|d| Instant::now() >= d) || stop.is_raised();
+        (!over).then(|| (seed.wrapping_add(speed.get().attempts), attempt))
+    };
+    let done = |done: &Done| {
+        let mut s = speed.get();
+        s.placements += done.ended.nodes;
+        s.iterations += done.ended.iterations;
+        s.attempts += 1;
+        speed.set(s);
+    };
+    let _ = Walk { lists, shared, index: 0 }.attempts(next, done);
+    speed.get()
 }

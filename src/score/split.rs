@@ -33,6 +33,26 @@ pub(crate) struct DepthCounts {
     pub(crate) cpu_seconds: f64,
 }
 
+impl DepthCounts {
+    /// What `now`'s counts add to `before`'s (both counted since the run
+    /// began), depth by depth: the window between two splits, every figure alike.
+    pub(crate) fn since(now: &[DepthCounts], before: &[DepthCounts]) -> Vec<DepthCounts> {
+        let earlier = |depth| before.iter().find(|b| b.depth == depth).copied().unwrap_or_default();
+        now.iter()
+            .map(|d| {
+                let e = earlier(d.depth);
+                DepthCounts {
+                    depth: d.depth,
+                    kept: d.kept - e.kept,
+                    completed: d.completed - e.completed,
+                    improved: d.improved - e.improved,
+                    cpu_seconds: d.cpu_seconds - e.cpu_seconds,
+                }
+            })
+            .collect()
+    }
+}
+
 /// The split a run's figures give: its walks, the workers they need, and why.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Split {
@@ -145,6 +165,24 @@ mod tests {
         assert_eq!(split.completers, 9, "⌈8 × 1.1⌉");
         // The cap: at most `most` workers.
         assert_eq!(Split::derive(8, 100.0, &counts, 4).unwrap().completers, 4);
+    }
+
+    /// The split reads one window, every figure alike: a depth whose
+    /// completions became cheap since the last split counts at its recent
+    /// cost, not its cost since the run began. Catches a window that takes
+    /// the offers or the CPU time since the start and the improvements since
+    /// the last split (a mix that kept asking for the early, dear completions).
+    #[test]
+    fn the_window_takes_every_figure_since_the_last_split() {
+        let before = [at(246, 100, 10, 1, 50.0), at(245, 10, 10, 0, 1.0)];
+        let now = [at(246, 160, 70, 3, 56.0), at(245, 10, 10, 0, 1.0), at(247, 5, 1, 1, 0.5)];
+        let window = DepthCounts::since(&now, &before);
+        assert_eq!(window, [at(246, 60, 60, 2, 6.0), at(245, 0, 0, 0, 0.0), at(247, 5, 1, 1, 0.5)]);
+        // 60 offers and 6 CPU-s over 60 completions in the window: 0.1 s each, not 56/70.
+        let split = Split::derive(2, 10.0, &window, 8).unwrap();
+        let at_246 = split.depths.iter().find(|d| d.depth == 246).unwrap();
+        assert!((at_246.seconds_per_completion - 0.1).abs() < 1e-9, "{split}");
+        assert!((at_246.offers_per_second - 6.0).abs() < 1e-9, "{split}");
     }
 
     /// Before any completion improved, the two deepest completed depths

@@ -3,7 +3,6 @@
 use std::io::Write as _;
 use std::path::Path;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use super::sink::{Heartbeat, Sink, Verified};
@@ -72,6 +71,11 @@ impl Events for Feed<'_> {
         *self.last.lock().unwrap_or_else(|e| e.into_inner()) = Some(progress.clone());
     }
 
+    /// Shown.
+    fn warning(&self, message: &str) {
+        self.sink.warning(message);
+    }
+
     /// Shown, and on the live page.
     fn split(&self, split: &score::Split) {
         let line = split.to_string();
@@ -88,11 +92,11 @@ impl Feed<'_> {
 
     /// Saves the checkpoint every `every` and hands the sink a heartbeat
     /// every `heartbeat` (if any) until `finished` is raised.
-    pub(super) fn keep(&self, every: Option<Duration>, heartbeat: Option<Duration>, finished: &AtomicBool) {
+    pub(super) fn keep(&self, every: Option<Duration>, heartbeat: Option<Duration>, finished: &Stop) {
         let started = Instant::now();
         let (mut save_at, mut beat_at) = (every.map(|e| started + e), heartbeat.map(|h| started + h));
         let mut before: Option<Progress> = None;
-        while !finished.load(Ordering::Relaxed) {
+        while !finished.is_raised() {
             std::thread::sleep(Duration::from_millis(50));
             let now = Instant::now();
             if let (Some(at), Some(every)) = (save_at, every)
@@ -132,6 +136,7 @@ impl Feed<'_> {
             attempts: now.attempts.iter().sum(),
             deepest: now.deepest,
             completed: now.completed,
+            failed: now.failed,
             queued: now.queued,
             dropped: now.dropped,
             completers: now.completers,

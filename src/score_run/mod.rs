@@ -21,12 +21,12 @@ pub mod sink;
 
 use std::path::PathBuf;
 use std::sync::Mutex;
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 pub use sink::{Heartbeat, Resumed, Sink, Verified};
 
 use crate::best_file::BestFiles;
+use crate::crew::Crew;
 use crate::error::Error;
 use crate::outcome::Status;
 use crate::puzzle::{Board, Instance};
@@ -130,20 +130,27 @@ impl<'a> Run<'a> {
 
     /// Runs the solver for the best board until its limits or `stop`, each
     /// new best checked, written, traced and handed to `sink`. Returns the
-    /// best board of the run (a resumed board included), the checkpoint saved.
+    /// best board of the run (a resumed board included), the checkpoint saved
+    /// (however the run ends).
     ///
     /// # Errors
     /// [`Error::Rejected`] when the checker rejected a board the solver
-    /// offered (a bug: the run ended on it), or the solver's own error.
+    /// offered (a bug: the run ended on it), [`Error::Panicked`] when a
+    /// thread of the run died (a bug too: every other thread ended on it),
+    /// or the solver's own error. The best verified board is on disk in
+    /// every case.
     pub fn solve(&self, stop: &Stop, sink: &dyn Sink) -> Result<Outcome, Error> {
         if let Some(resumed) = &self.resumed {
             sink.resumed(resumed);
         }
         if self.limits.time_limit.is_some_and(|t| t <= 0.0) {
             // The whole time limit was spent by the earlier segments.
-            return Ok(self.finish(self.left_over(), sink));
+            self.save(sink);
+            return Ok(self.left_over());
         }
         let run = stop.child();
+        let raise = || run.raise();
+        let crew = Crew::new(&raise);
         let feed = feed::Feed {
             files: &self.files,
             options: &self.options,
@@ -155,18 +162,38 @@ impl<'a> Run<'a> {
             placements_before: self.placements_before,
         };
         let every = self.setup.checkpoint.as_ref().map(|_| self.setup.checkpoint_every);
-        let finished = AtomicBool::new(false);
-        let outcome = std::thread::scope(|scope| {
+        let finished = Stop::new();
+        let solved = std::thread::scope(|scope| {
             // Raised however the solver returns (a panic too), so the timer thread ends.
             let _finished = RaiseOnDrop(&finished);
-            let _ = scope.spawn(|| feed.keep(every, self.setup.heartbeat, &finished));
-            self.solver.solve_score(self.instance, &self.options, &self.limits, &run, &feed)
+            let keep = || feed.keep(every, self.setup.heartbeat, &finished);
+            let _ = crew.spawn(scope, "checkpoint timer".to_owned(), keep);
+            crew.guard("solver", || self.solver.solve_score(self.instance, &self.options, &self.limits, &run, &feed))
         });
+        let outcome = self.conclude(solved, &crew, &feed);
+        self.save(sink);
+        outcome
+    }
+
+    /// How the run ended: the checker's rejection first (the feed's), then a
+    /// thread that died, then the solver's own error, else its outcome with the run's best board.
+    ///
+    /// # Errors
+    /// As [`Run::solve`].
+    fn conclude(
+        &self,
+        solved: Option<Result<Outcome, Error>>,
+        crew: &Crew<'_>,
+        feed: &feed::Feed<'_>,
+    ) -> Result<Outcome, Error> {
         if let Some(why) = feed.rejected() {
             return Err(Error::Rejected(why));
         }
-        let outcome = self.ended(outcome?, &feed)?;
-        Ok(self.finish(outcome, sink))
+        crew.check()?;
+        match solved {
+            Some(outcome) => self.ended(outcome?, feed),
+            None => Err(Error::Options("the solver ended without an answer".to_owned())),
+        }
     }
 
     /// The solver's outcome with the run's best board: the solver's last
@@ -194,12 +221,11 @@ impl<'a> Run<'a> {
         Ok(outcome)
     }
 
-    /// The run's end: the checkpoint saved with the run's last state.
-    fn finish(&self, outcome: Outcome, sink: &dyn Sink) -> Outcome {
+    /// Saves the checkpoint with the run's last state (a failure said to `sink`).
+    fn save(&self, sink: &dyn Sink) {
         if let Err(error) = self.files.save() {
             sink.warning(&error.to_string());
         }
-        outcome
     }
 
     /// The outcome of a run with no time left: the resumed board, unproven.
@@ -212,3 +238,6 @@ impl<'a> Run<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

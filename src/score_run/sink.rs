@@ -5,7 +5,7 @@ use crate::puzzle::Board;
 /// The receiver of a score run's news, called from the run's threads. Every
 /// method has a default that ignores it: a front end implements what it shows.
 pub trait Sink: Sync {
-    /// The run resumes a checkpoint (or an `--out` board better than it).
+    /// The run resumes a checkpoint (or an `--out` board better than it), with or without a board.
     fn resumed(&self, _resumed: &Resumed) {}
 
     /// The plan the run settled, as one line.
@@ -34,8 +34,9 @@ impl Sink for () {}
 pub struct Resumed {
     /// The file the run resumes (the checkpoint, or `--out` when it holds the better board).
     pub from: std::path::PathBuf,
-    /// The checker's score of the board resumed.
-    pub score: usize,
+    /// The checker's score of the board resumed (`None`: the checkpoint holds
+    /// no board yet, only where the run stood).
+    pub score: Option<usize>,
     /// Seconds the run spent before this segment.
     pub seconds: f64,
     /// This segment's number (1 for the first resume); `None` when the file
@@ -71,6 +72,8 @@ pub struct Heartbeat {
     pub deepest: usize,
     /// Partial boards CP-SAT completed.
     pub completed: u64,
+    /// Completions CP-SAT failed (an error, not a board).
+    pub failed: u64,
     /// Partial boards waiting for CP-SAT.
     pub queued: u64,
     /// Partial boards dropped unread (the completer was behind).
@@ -82,7 +85,7 @@ pub struct Heartbeat {
 }
 
 impl std::fmt::Display for Heartbeat {
-    /// One line: `heartbeat: 120 s, 2 walks at 31.2, 30.9 M placements/s, 14 attempts, deepest 247, completions 812 done / 3 queued / 0 dropped by 1 worker(s), best 466`.
+    /// One line: `heartbeat: 120 s, 2 walks at 31.2, 30.9 M placements/s, 14 attempts, deepest 247, completions 812 done / 0 failed / 3 queued / 0 dropped by 1 worker(s), best 466`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "heartbeat: {:.0} s, ", self.seconds)?;
         if self.rates.is_empty() {
@@ -93,8 +96,8 @@ impl std::fmt::Display for Heartbeat {
         }
         write!(
             f,
-            ", {} attempts, deepest {}, completions {} done / {} queued / {} dropped by {} worker(s), best ",
-            self.attempts, self.deepest, self.completed, self.queued, self.dropped, self.completers
+            ", {} attempts, deepest {}, completions {} done / {} failed / {} queued / {} dropped by {} worker(s), best ",
+            self.attempts, self.deepest, self.completed, self.failed, self.queued, self.dropped, self.completers
         )?;
         match self.best {
             Some(best) => write!(f, "{best}"),

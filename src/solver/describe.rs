@@ -111,43 +111,48 @@ impl Stats {
                 ("order", s.order.clone()),
             ],
             Stats::Auto(s) => s.lines(),
-            Stats::Score(s) => vec![
-                ("nodes", s.nodes.to_string()),
-                ("nodes_per_second", format!("{:.0}", s.nodes as f64 / seconds.max(1e-9))),
-                ("attempts", s.attempts.to_string()),
-                ("walks", score_walks(&s.walks)),
-                (
-                    "placements_per_walk_cpu_second",
-                    if s.walk_cpu_seconds > 0.0 {
-                        format!("{:.0}", s.nodes as f64 / s.walk_cpu_seconds)
-                    } else {
-                        "-".to_owned()
-                    },
-                ),
-                ("best_breaks", s.best_breaks.map_or_else(|| "none".to_owned(), |b| b.to_string())),
-                ("best_seconds", s.best_seconds.map_or_else(|| "-".to_owned(), |t| format!("{t:.3}"))),
-                ("deepest", s.deepest.to_string()),
-                ("attempts_by_depth", score_depths(&s.depths)),
-                (
-                    "completions",
-                    format!(
-                        "{} of {} offered ({} better, {} dropped unread) by {} CP-SAT worker(s)",
-                        s.completions, s.reported, s.completions_improved, s.dropped, s.completers
-                    ),
-                ),
-                ("completions_by_depth", score_completions(&s.completions_by_depth)),
-                ("boards_by_score", crate::score::census::describe(&s.census)),
-                (
-                    "saved",
-                    match &s.save_failed {
-                        Some(why) => format!("{} (a save failed: {why})", s.saved),
-                        None => s.saved.to_string(),
-                    },
-                ),
-                ("repair", s.repair_failed.as_ref().map_or_else(|| "-".to_owned(), |why| format!("failed: {why}"))),
-            ],
+            Stats::Score(s) => score_lines(s, seconds),
         }
     }
+}
+
+/// The score search's counters, as `solve` prints them.
+fn score_lines(s: &crate::score::Stats, seconds: f64) -> Vec<(&'static str, String)> {
+    vec![
+        ("nodes", s.nodes.to_string()),
+        ("nodes_per_second", format!("{:.0}", s.nodes as f64 / seconds.max(1e-9))),
+        ("attempts", s.attempts.to_string()),
+        ("walks", score_walks(&s.walks)),
+        (
+            "placements_per_walk_cpu_second",
+            if s.walk_cpu_seconds > 0.0 {
+                format!("{:.0}", s.nodes as f64 / s.walk_cpu_seconds)
+            } else {
+                "-".to_owned()
+            },
+        ),
+        ("best_breaks", s.best_breaks.map_or_else(|| "none".to_owned(), |b| b.to_string())),
+        ("best_seconds", s.best_seconds.map_or_else(|| "-".to_owned(), |t| format!("{t:.3}"))),
+        ("deepest", s.deepest.to_string()),
+        ("attempts_by_depth", score_depths(&s.depths)),
+        (
+            "completions",
+            format!(
+                "{} of {} offered ({} better, {} failed, {} dropped unread) by {} CP-SAT worker(s)",
+                s.completions, s.reported, s.completions_improved, s.completions_failed, s.dropped, s.completers
+            ),
+        ),
+        ("completions_by_depth", score_completions(&s.completions_by_depth)),
+        ("boards_by_score", crate::score::census::describe(&s.census)),
+        (
+            "saved",
+            match &s.save_failed {
+                Some(why) => format!("{} (a save failed: {why})", s.saved),
+                None => s.saved.to_string(),
+            },
+        ),
+        ("repair", s.repair_failed.as_ref().map_or_else(|| "-".to_owned(), |why| format!("failed: {why}"))),
+    ]
 }
 
 /// How many walks ran, and the fewest and most attempts one started: `8 (attempts each 1-3)`.
