@@ -32,3 +32,9 @@ pub fn fixture() -> &'static (Instance, Board) {
 pub fn text(data: &[u8]) -> Option<&str> {
     std::str::from_utf8(data).ok()
 }
+
+/// A file of this process's own under the temporary folder, for the targets
+/// whose code under test reads and writes files (the same path every call).
+pub fn scratch_file(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("edgematch-fuzz-{}-{name}", std::process::id()))
+}

@@ -5,7 +5,9 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use edgematch::formats::checkpoint::{self, Asked, Checkpoint, RunState, SavedPlan};
 use edgematch::formats::{board_json, board_text, brendan, bucas, instance_json, piece_list};
+use edgematch::puzzle::{Board, Instance};
 use edgematch_fuzz::fixture;
 
 /// Repository files, relative to the repository root.
@@ -92,6 +94,7 @@ fn main() -> std::io::Result<()> {
     for name in CLUES {
         write("clue_list", &seed_name(name), &read(name)?)?;
     }
+    write_checkpoints(&corpus.join("checkpoint"), instance, solution)?;
     // SAT answers for a CNF of 300 variables: bytes 0-1 are the variable count.
     for (name, answer) in [
         ("competition.txt", "c comment\ns SATISFIABLE\nv 1 -2 3 -4 300\nv -299 0\n"),
@@ -104,6 +107,34 @@ fn main() -> std::io::Result<()> {
         write("dimacs_answer", name, &bytes)?;
     }
     Ok(())
+}
+
+/// The fixture's checkpoints into `dir`, one of each version: 4 with a board
+/// and without one (a run whose plan settled before its first board), and 3
+/// and 2 as their writers wrote them (the same fields, less what they did not
+/// have: 3 kept no `asked`, 2 no run state). The corpus also holds files the
+/// binaries of those versions wrote (see results/fuzz.md).
+fn write_checkpoints(dir: &Path, instance: &Instance, solution: &Board) -> std::io::Result<()> {
+    fs::create_dir_all(dir)?;
+    let plan = SavedPlan {
+        order: "row-scan".to_owned(),
+        breaks: "0:1".to_owned(),
+        quota: "none".to_owned(),
+        completion: "none".to_owned(),
+    };
+    let asked = Asked { breaks: Some("0:1".to_owned()), ..Asked::default() };
+    let run = RunState { seed: 1, generation: 1, attempts: vec![3, 2], placements: 1000, plan: Some(plan), asked: Some(asked) };
+    let full = Checkpoint { seconds: 2.5, board: Some(solution.clone()), run: Some(run.clone()) };
+    let written = |name: &str, state: &Checkpoint| -> std::io::Result<String> {
+        checkpoint::write(&dir.join(name), instance, state).map_err(std::io::Error::other)?;
+        fs::read_to_string(dir.join(name))
+    };
+    let _ = written("fixture-v4.json", &full)?;
+    let _ = written("fixture-v4-no-board.json", &Checkpoint { board: None, ..full.clone() })?;
+    let three = written("fixture-v3.json", &Checkpoint { run: Some(RunState { asked: None, ..run }), ..full.clone() })?;
+    fs::write(dir.join("fixture-v3.json"), three.replace(checkpoint::FORMAT, "edgematch-score-checkpoint/3"))?;
+    let two = written("fixture-v2.json", &Checkpoint { run: None, ..full })?;
+    fs::write(dir.join("fixture-v2.json"), two.replace(checkpoint::FORMAT, "edgematch-score-checkpoint/2"))
 }
 
 /// A corpus file name for a repository path.

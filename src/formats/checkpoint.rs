@@ -183,7 +183,15 @@ pub fn read(path: &Path, instance: &Instance) -> Result<Checkpoint, Error> {
 /// # Errors
 /// As [`read`], and an embedded instance that is malformed or does not match `instance_sha256`.
 pub fn read_alone(path: &Path) -> Result<(Instance, Checkpoint), Error> {
-    let raw: Raw = parse_json(path, &read_text(path)?)?;
+    parse_alone(path, &read_text(path)?)
+}
+
+/// Parses `text`, the checkpoint read from `path` (named in messages), with the instance it embeds.
+///
+/// # Errors
+/// As [`read_alone`], for the text.
+pub fn parse_alone(path: &Path, text: &str) -> Result<(Instance, Checkpoint), Error> {
+    let raw: Raw = parse_json(path, text)?;
     if raw.format != FORMAT_2 && raw.format != FORMAT_3 {
         expect_format(path, &raw.format, FORMAT)?;
     }
