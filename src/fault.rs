@@ -7,7 +7,7 @@
 //! `corrupt-board` for every solver) makes that solver's board name one piece
 //! twice, which the checker must reject: `solve` then exits 3; and
 //! `EDGEMATCH_FAULT=panic:POINT` makes the thread passing [`panic_at`] at POINT
-//! (`walk 1`, `completion worker 0`) panic (a worker's bug), which must end the run with exit 2, not a hang.
+//! (`walk 1 attempt 5`, `completion worker 0`) panic (a worker's bug), which must end the run with exit 2, not a hang.
 
 use crate::puzzle::Board;
 
@@ -32,14 +32,16 @@ pub fn inject(solver: &str, board: Option<&mut Board>) {
 #[cfg(not(feature = "fault-injection"))]
 pub fn inject(_solver: &str, _board: Option<&mut Board>) {}
 
-/// Panics if the feature is on and [`VAR`] asks for a panic at `point`
-/// (`panic:walk 1` for the point `walk 1`; given as format arguments so
-/// that a build without the feature formats nothing).
+/// Panics if the feature is on and [`VAR`] asks for a panic at `point`:
+/// `panic:P` names the point, or the words it begins with (`panic:walk 1`
+/// panics at `walk 1 attempt 0`, `panic:walk 1 attempt 5` only there). The
+/// point comes as format arguments, so that a build without the feature formats nothing.
 #[cfg(feature = "fault-injection")]
 pub fn panic_at(point: std::fmt::Arguments<'_>) {
-    if let Ok(fault) = std::env::var(VAR)
-        && fault.strip_prefix("panic:") == Some(point.to_string().as_str())
-    {
+    let Ok(fault) = std::env::var(VAR) else { return };
+    let Some(asked) = fault.strip_prefix("panic:") else { return };
+    let point = point.to_string();
+    if point == asked || point.strip_prefix(asked).is_some_and(|rest| rest.starts_with(' ')) {
         panic!("fault injection: a panic at {point}");
     }
 }

@@ -156,16 +156,16 @@ fn run_until_a_thread_dies(name: &str, point: &str, more: &[&str]) -> (std::proc
     (child.wait_with_output().unwrap(), dir)
 }
 
-/// Checks that the run ended with exit 2 naming the thread `point` and its
-/// panic, and that the best board it reported is on disk, whole, as the
+/// Checks that the run ended with exit 2 naming the thread `thread` and its
+/// panic at `point`, after a best board, which is on disk, whole, as the
 /// checker scores it (in `--out` and in the checkpoint).
-fn assert_ended_on(point: &str, output: &std::process::Output, dir: &Path) {
+fn assert_ended_on((thread, point): (&str, &str), output: &std::process::Output, dir: &Path) {
     let all = text(output);
     assert_eq!(output.status.code(), Some(2), "{all}");
-    let named = format!("the run's thread `{point}` panicked (fault injection: a panic at {point})");
+    let named = format!("the run's thread `{thread}` panicked (fault injection: a panic at {point})");
     assert!(all.contains(&named), "the error names the thread and its panic: {all}");
-    let printed = all.lines().rev().find_map(|l| l.strip_prefix("best: "));
-    let Some(printed) = printed.map(|b| b.split('/').next().unwrap().parse::<usize>().unwrap()) else { return };
+    let printed = all.lines().rev().find_map(|l| l.strip_prefix("best: ")).unwrap_or_else(|| panic!("no best: {all}"));
+    let printed: usize = printed.split('/').next().unwrap().parse().unwrap();
     let instance = model("planted-13x13-f5i17-s2.json");
     let verify = run(&["verify", &instance, dir.join("best.json").to_str().unwrap()]);
     assert!(text(&verify).contains(&format!("score {printed}/312")), "--out holds the last best: {}", text(&verify));
@@ -175,7 +175,7 @@ fn assert_ended_on(point: &str, output: &std::process::Output, dir: &Path) {
 }
 
 /// One walk of two dies (the test build's fault injection panics walk 1 at
-/// its first attempt), with no time limit: the run ends with exit 2 naming
+/// its sixth attempt), with no time limit: the run ends with exit 2 naming
 /// the walk and its panic, its best board on disk. Before, the other walk
 /// walked on to a deadline a run without `--time-limit` does not have: a
 /// run that never ended. Fails (the two-minute guard) when a walk's death
@@ -183,13 +183,15 @@ fn assert_ended_on(point: &str, output: &std::process::Output, dir: &Path) {
 #[test]
 #[cfg_attr(not(feature = "fault-injection"), ignore = "needs --features fault-injection")]
 fn a_walk_that_dies_ends_the_run_with_exit_2() {
-    let (output, dir) = run_until_a_thread_dies("resume-walk-dies", "walk 1", &[]);
-    assert_ended_on("walk 1", &output, &dir);
+    // No pilot walks; walk 1 dies at its sixth attempt, after the first bests.
+    let point = "walk 1 attempt 5";
+    let (output, dir) = run_until_a_thread_dies("resume-walk-dies", point, &["--quota", "none"]);
+    assert_ended_on(("walk 1", point), &output, &dir);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The only completion worker dies (`--completers 1`, panicked as it
-/// starts), with no time limit: the run ends with exit 2 naming it, its best
+/// starts, after the pilot walks' first bests), with no time limit: the run ends with exit 2 naming it, its best
 /// board on disk. Before, the walks went on and the worker's death surfaced
 /// only when the run ended: never, without a time limit. Fails (the
 /// two-minute guard) when a worker's death does not raise the run's stop.
@@ -198,7 +200,7 @@ fn a_walk_that_dies_ends_the_run_with_exit_2() {
 fn the_only_completion_worker_dying_ends_the_run_with_exit_2() {
     let point = "completion worker 0";
     let (output, dir) = run_until_a_thread_dies("resume-worker-dies", point, &["--completers", "1"]);
-    assert_ended_on(point, &output, &dir);
+    assert_ended_on((point, point), &output, &dir);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -38,8 +38,10 @@ fn a_small_planted_board_reaches_the_full_score_and_its_trace_is_written() {
 }
 
 /// `--save-boards` writes each distinct full board it keeps as a file that
-/// `verify` scores at or above `--save-from`, and the census line counts
-/// them. Catches boards saved unchecked, twice, or below the score asked.
+/// the checker scores at or above `--save-from` (`verify` on a few of them, the
+/// library's checker on every one), and the census line counts them (the
+/// run ends at `--target`, two joins above the save score). Catches boards
+/// saved unchecked, twice, or below the score asked.
 #[test]
 fn saved_boards_verify_at_or_above_the_save_score() {
     let dir = scratch("score-save");
@@ -53,7 +55,9 @@ fn saved_boards_verify_at_or_above_the_save_score() {
         "--solver",
         "search",
         "--time-limit",
-        "15",
+        "60",
+        "--target",
+        "272",
         "--save-boards",
         saved.to_str().unwrap(),
         "--save-from",
@@ -61,27 +65,37 @@ fn saved_boards_verify_at_or_above_the_save_score() {
     ]);
     let all = text(&output);
     assert!(all.contains("boards_by_score: "), "{all}");
-    let files: Vec<_> = std::fs::read_dir(&saved).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut files: Vec<_> = std::fs::read_dir(&saved).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
     assert!(!files.is_empty(), "{all}");
+    let loaded = edgematch::formats::load::instance(&instance, &Default::default()).unwrap().instance;
     let mut boards = std::collections::HashSet::new();
-    for file in &files {
-        let verify = run(&["verify", instance.to_str().unwrap(), file.to_str().unwrap()]);
-        let score = score_after(&text(&verify), "score: ");
-        assert!(score >= 270, "{}: {}", file.display(), text(&verify));
-        assert!(std::fs::read_to_string(file).unwrap().contains("\"link\""), "{}", file.display());
-        assert!(boards.insert(std::fs::read_to_string(file).unwrap()), "{} repeats a board", file.display());
+    for (k, file) in files.iter().enumerate() {
+        let board = edgematch::formats::board_json::read(file).unwrap();
+        let report = edgematch::check::check(&loaded, &board);
+        assert!(report.placed == report.cells && report.only_joins_mismatch(), "{}: {report}", file.display());
+        assert!(report.score >= 270, "{}: {report}", file.display());
+        if k < 3 {
+            let verify = run(&["verify", instance.to_str().unwrap(), file.to_str().unwrap()]);
+            assert_eq!(score_after(&text(&verify), "score: "), report.score, "{}: {}", file.display(), text(&verify));
+        }
+        let text = std::fs::read_to_string(file).unwrap();
+        assert!(text.contains("\"link\""), "{}", file.display());
+        assert!(boards.insert(text), "{} repeats a board", file.display());
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// `--threads 8` runs eight walks even on a machine with fewer cores (their
-/// stats say each started attempts), and the board they return verifies.
-/// Catches a thread count capped at the cores measured here, or walks that never start.
+/// stats say each started attempts), and the board they return verifies (the
+/// run ends at its node limit). Catches a thread count capped at the cores
+/// measured here, or walks that never start.
 #[test]
 fn eight_threads_start_eight_walks_on_a_16x16_board() {
     let dir = scratch("score-threads");
     let out = dir.join("best.json");
     let instance = model("planted-16x16-f5i17-s1.json");
+    // The plan given outright (no pilot walks); the run ends at its node limit.
     let output = run(&[
         "solve",
         instance.as_str(),
@@ -91,8 +105,16 @@ fn eight_threads_start_eight_walks_on_a_16x16_board() {
         "search",
         "--threads",
         "8",
+        "--quota",
+        "none",
+        "--breaks",
+        "ramp:0.2:200",
+        "--attempt-nodes",
+        "2000000",
+        "--node-limit",
+        "40000000",
         "--time-limit",
-        "30",
+        "120",
         "--out",
         out.to_str().unwrap(),
     ]);
@@ -135,7 +157,23 @@ fn kill_9_leaves_the_best_board_whole_and_verified() {
     let dir = scratch("score-kill");
     let out = dir.join("best.json");
     let instance = model("planted-13x13-f5i17-s1.json");
-    let args = ["solve", &instance, "--objective", "score", "--time-limit", "300", "--out", out.to_str().unwrap()];
+    // Bests in small steps from the first second (a loose ramp, short attempts, no pilot).
+    let args = [
+        "solve",
+        &instance,
+        "--objective",
+        "score",
+        "--quota",
+        "none",
+        "--breaks",
+        "ramp:0.2:200",
+        "--attempt-nodes",
+        "2000000",
+        "--time-limit",
+        "300",
+        "--out",
+        out.to_str().unwrap(),
+    ];
     let mut child = bin().args(args).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     // Killed right after its second new best (so after at least two writes).
@@ -457,7 +495,7 @@ fn the_official_set_with_250_clues_is_finished() {
     let free = [5, 16 * 15 + 9, 16 * 7 + 7, 16 * 7 + 8, 16 * 9 + 9, 16 * 3 + 12];
     let instance = dir.join("official-250.json");
     clued(&official, &board, &free, &instance);
-    let (printed, written) = score_run(&instance, "15", &dir.join("best.json"));
+    let (printed, written) = score_run(&instance, 470, &dir.join("best.json"));
     assert!(printed >= 470 && written >= 470, "printed {printed}, --out verifies at {written}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -483,7 +521,7 @@ fn improve_finishes_a_partial_bucas_link() {
     let out = dir.join("best.json");
     let (p, c, l, o) =
         (pieces.to_str().unwrap(), clues.to_str().unwrap(), link.to_str().unwrap(), out.to_str().unwrap());
-    let output = run(&["improve", p, l, "--clues", c, "--time-limit", "20", "--out", o]);
+    let output = run(&["improve", p, l, "--clues", c, "--time-limit", "60", "--target", "470", "--out", o]);
     let all = text(&output);
     assert!(score_after(&all, "best:") >= 470, "{all}");
     let verify = run(&["verify", p, o, "--clues", c]);
@@ -530,17 +568,18 @@ fn a_forced_frame_mismatch_is_finished_one_join_short() {
     *colour = *frame.iter().find(|&&c| c != *colour).unwrap();
     let path = dir.join("frame-mismatch.json");
     clued(&instance, &solution, &free, &path);
-    let (printed, written) = score_run(&path, "10", &dir.join("best.json"));
     let max = instance.grid.max_score();
+    let (printed, written) = score_run(&path, max - 1, &dir.join("best.json"));
     assert_eq!((printed, written), (max - 1, max - 1), "one frame join short, printed and on --out");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Runs `solve --objective score` (auto) on `instance` for `seconds` writing
-/// `out`; returns the best score it printed and the checker's score of `out`.
-fn score_run(instance: &Path, seconds: &str, out: &Path) -> (usize, usize) {
-    let (i, o) = (instance.to_str().unwrap(), out.to_str().unwrap());
-    let output = run(&["solve", i, "--objective", "score", "--time-limit", seconds, "--out", o]);
+/// Runs `solve --objective score` (auto) on `instance` until it reaches
+/// `target` (or a minute passes) writing `out`; returns the best score it
+/// printed and the checker's score of `out`.
+fn score_run(instance: &Path, target: usize, out: &Path) -> (usize, usize) {
+    let (i, o, t) = (instance.to_str().unwrap(), out.to_str().unwrap(), target.to_string());
+    let output = run(&["solve", i, "--objective", "score", "--time-limit", "60", "--target", &t, "--out", o]);
     let all = text(&output);
     let printed = score_after(&all, "best board found: score");
     let verify = run(&["verify", i, o]);

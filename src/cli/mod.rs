@@ -29,11 +29,11 @@ use clap::{Parser, Subcommand};
 #[command(version = concat!(env!("CARGO_PKG_VERSION"), " (OR-Tools ", env!("EDGEMATCH_ORTOOLS_VERSION"), ")"), about)]
 pub(crate) struct Cli {
     #[command(subcommand)]
-    command: Command,
+    pub(crate) command: Command,
 }
 
 #[derive(Subcommand)]
-enum Command {
+pub(crate) enum Command {
     /// Generate a planted instance (and its solution beside it).
     Generate(generate::GenerateArgs),
     /// Solve an instance and verify the board.

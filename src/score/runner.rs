@@ -81,11 +81,11 @@ impl Walks<'_> {
     pub(crate) fn walk(&self, t: usize) {
         let walk = Walk { lists: self.lists, shared: self.shared, index: t };
         let next = || {
-            crate::fault::panic_at(format_args!("walk {t}"));
             if self.over() {
                 return None;
             }
             let k = self.per_walk[t].fetch_add(1, Ordering::Relaxed);
+            crate::fault::panic_at(format_args!("walk {t} attempt {k}"));
             let seed = attempt_seed(self.seed, t, k);
             self.trace.record(t, k, seed);
             Some((seed, self.attempt))

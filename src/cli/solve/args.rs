@@ -264,7 +264,7 @@ impl SolveArgs {
 /// Flags that only some objectives and solvers take: (flag, objectives, solvers).
 /// Every other flag of `solve` (the instance's reading, --time-limit, --seed,
 /// --out, --svg, --watch) is taken by all. `solve --help` lists this table.
-const TAKEN_BY: &[(&str, &[Objective], &[SolverKind])] = {
+pub(super) const TAKEN_BY: &[(&str, &[Objective], &[SolverKind])] = {
     use Objective::{Full, Score};
     use SolverKind::{Auto, Cpsat, Dfs, Mip, Sat, Search};
     &[
@@ -376,7 +376,7 @@ impl SolveArgs {
     }
 }
 
-fn objective_name(objective: Objective) -> &'static str {
+pub(super) fn objective_name(objective: Objective) -> &'static str {
     match objective {
         Objective::Full => "full",
         Objective::Score => "score",

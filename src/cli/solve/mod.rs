@@ -18,6 +18,8 @@ use super::score;
 use super::show::{describe, log_to_stderr, unless_interrupted};
 
 mod args;
+#[cfg(test)]
+mod tests;
 
 pub(crate) use args::{SolveArgs, flags_help};
 
