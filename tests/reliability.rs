@@ -375,7 +375,7 @@ fn a_corrupted_score_board_is_rejected_with_exit_3(solver: &str, fault: &str) {
     pieces[inner][0] = serde_json::json!(99);
     std::fs::write(&instance, json.to_string()).unwrap();
     let out = dir.join("board.json");
-    let args = ["solve", &instance, "--objective", "score", "--solver", solver, "--time-limit", "8"];
+    let args = ["solve", &instance, "--objective", "score", "--solver", solver, "--time-limit", "4"];
     let output = bin()
         .args(args)
         .args(["--out", out.to_str().unwrap()])

@@ -39,8 +39,9 @@ fn a_small_planted_board_reaches_the_full_score_and_its_trace_is_written() {
 
 /// `--save-boards` writes each distinct full board it keeps as a file that
 /// the checker scores at or above `--save-from` (`verify` on a few of them, the
-/// library's checker on every one), and the census line counts them (the
-/// run ends at `--target`, two joins above the save score). Catches boards
+/// library's checker on every one), and the census line counts them (a loose
+/// ramp, whose bests come in small steps, ends at `--target`, two joins above
+/// the save score). Catches boards
 /// saved unchecked, twice, or below the score asked.
 #[test]
 fn saved_boards_verify_at_or_above_the_save_score() {
@@ -54,14 +55,20 @@ fn saved_boards_verify_at_or_above_the_save_score() {
         "score",
         "--solver",
         "search",
+        "--quota",
+        "none",
+        "--breaks",
+        "ramp:0.2:200",
+        "--attempt-nodes",
+        "2000000",
         "--time-limit",
         "60",
         "--target",
-        "272",
+        "240",
         "--save-boards",
         saved.to_str().unwrap(),
         "--save-from",
-        "270",
+        "238",
     ]);
     let all = text(&output);
     assert!(all.contains("boards_by_score: "), "{all}");
@@ -74,7 +81,7 @@ fn saved_boards_verify_at_or_above_the_save_score() {
         let board = edgematch::formats::board_json::read(file).unwrap();
         let report = edgematch::check::check(&loaded, &board);
         assert!(report.placed == report.cells && report.only_joins_mismatch(), "{}: {report}", file.display());
-        assert!(report.score >= 270, "{}: {report}", file.display());
+        assert!(report.score >= 238, "{}: {report}", file.display());
         if k < 3 {
             let verify = run(&["verify", instance.to_str().unwrap(), file.to_str().unwrap()]);
             assert_eq!(score_after(&text(&verify), "score: "), report.score, "{}: {}", file.display(), text(&verify));
@@ -224,8 +231,11 @@ fn improve_keeps_a_full_solution_and_refuses_a_target_above_the_joins() {
 /// Starts a score run of `solver` on `instance` that writes `checkpoint`,
 /// kills it (`kill -9`) as soon as it has printed its second new best, and
 /// returns the score of that best: the last the run reported, not its first.
-/// A best is printed only once the checkpoint holds it.
+/// CP-SAT, which reports a board at the end of each time slice (10 s, then 20
+/// s more), is killed after its first: a board reported while the run goes
+/// on. A best is printed only once the checkpoint holds it.
 fn kill_after_the_second_best(solver: &str, instance: &str, checkpoint: &Path) -> usize {
+    let wanted = if solver == "cpsat" { 1 } else { 2 };
     let c = checkpoint.to_str().unwrap();
     let args =
         ["solve", instance, "--objective", "score", "--solver", solver, "--time-limit", "600", "--checkpoint", c];
@@ -236,7 +246,7 @@ fn kill_after_the_second_best(solver: &str, instance: &str, checkpoint: &Path) -
     let mut child = bin().args(args).args(order).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     let mut bests = Vec::new();
-    while bests.len() < 2 {
+    while bests.len() < wanted {
         let mut line = String::new();
         assert!(stdout.read_line(&mut line).unwrap() > 0, "{solver}: the run ended after the bests {bests:?}");
         if let Some(score) = line.strip_prefix("best: ") {
@@ -246,8 +256,8 @@ fn kill_after_the_second_best(solver: &str, instance: &str, checkpoint: &Path) -
     // The run may have ended on its own after a full score: killing it then is a no-op.
     let _ = child.kill();
     child.wait().unwrap();
-    assert!(bests[0] < bests[1], "{solver}: bests {bests:?}");
-    bests[1]
+    assert!(bests.windows(2).all(|w| w[0] < w[1]), "{solver}: bests {bests:?}");
+    bests[wanted - 1]
 }
 
 /// Resumes the run of `checkpoint` with `solver` for a few seconds and checks
@@ -302,7 +312,7 @@ fn an_auto_run_killed_after_its_last_best_resumes_there() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// CP-SAT killed after its second time slice's board resumes from it. Catches
+/// CP-SAT killed after its first time slice's board resumes from it. Catches
 /// CP-SAT reporting only its final board (a kill would lose every slice), or
 /// a resume that starts from the rim-filled board.
 #[test]
