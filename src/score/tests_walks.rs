@@ -108,3 +108,40 @@ fn completions_queued_before_the_tree_is_exhausted_still_finish() {
     assert!(outcome.stats.completions > 0, "{:?}", outcome.stats);
     assert_eq!(outcome.board.map(|b| b.score(&instance)), Some(joins - 1), "{:?}", outcome.stats);
 }
+
+/// A run whose walks exhaust their tree ends by itself, with no time limit,
+/// whatever its completion workers: here none at all (`completers: Some(0)`,
+/// as a library caller may ask), and one, as the default gives. A watchdog
+/// stops a run still going after a minute, which the test reports. Catches
+/// the drain that waited for ever for offers no worker would take, and a
+/// worker counted busy while idle (the drain then waited for the deadline,
+/// or for ever without one).
+#[test]
+fn a_run_whose_walks_exhaust_their_tree_ends_without_a_time_limit() {
+    let instance = mismatched(5, 1, 3);
+    for completers in [Some(0), None] {
+        let options = Options {
+            schedule: Schedule::Steps(vec![(0, 0)]),
+            quota: Quota::none(),
+            completion: Some(Completion { cells: 10, every: 10, seconds: 10.0 }),
+            completers,
+            ..Options::default()
+        };
+        let stop = Stop::new();
+        let over = std::sync::atomic::AtomicBool::new(false);
+        let outcome = std::thread::scope(|scope| {
+            let _ = scope.spawn(|| {
+                let watchdog = std::time::Instant::now() + std::time::Duration::from_secs(60);
+                while !over.load(std::sync::atomic::Ordering::Relaxed) && std::time::Instant::now() < watchdog {
+                    std::thread::sleep(std::time::Duration::from_millis(10));
+                }
+                stop.raise();
+            });
+            let limits = Limits { time_limit: None, threads: 1, ..Limits::default() };
+            let outcome = solve(&instance, &options, &limits, &stop, &|_: &Best| {});
+            over.store(true, std::sync::atomic::Ordering::Relaxed);
+            outcome.unwrap()
+        });
+        assert_ne!(outcome.status, Status::Interrupted, "completers {completers:?}: the run did not end by itself");
+    }
+}
