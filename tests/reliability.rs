@@ -559,23 +559,40 @@ fn a_download_with_another_digest_is_refused() {
 #[test]
 #[cfg_attr(not(feature = "fault-injection"), ignore = "needs --features fault-injection")]
 fn a_rejected_board_ends_the_score_bench_with_an_error_record() {
-    let dir = scratch("bench-fault");
+    bench_score_ends_with_an_error_record("corrupt-board:search", ("7", "3+6"), "failed the checker");
+}
+
+/// A thread of a bench's score run that dies (a walk, panicked by the test
+/// build's fault injection) ends the bench the same way: a non-zero exit
+/// naming the thread, and an error record for the job. Catches a bench that
+/// records a dead run's board as a score.
+#[test]
+#[cfg_attr(not(feature = "fault-injection"), ignore = "needs --features fault-injection")]
+fn a_thread_that_dies_ends_the_score_bench_with_an_error_record() {
+    bench_score_ends_with_an_error_record("panic:walk 0", ("13", "5+17"), "the run's thread `walk 0` panicked");
+}
+
+/// Runs `bench score` (the search arm, 5 s) on a planted board of `size` and
+/// `colours` with `EDGEMATCH_FAULT=fault`, and checks that it ends non-zero
+/// saying `said`, its runs file ending with an error record saying it too.
+fn bench_score_ends_with_an_error_record(fault: &str, (size, colours): (&str, &str), said: &str) {
+    let dir = scratch(&format!("bench-fault-{size}"));
     let runs = dir.join("runs.jsonl");
     let (table, chart) = (dir.join("table.md"), dir.join("chart.svg"));
-    let args = ["bench", "score", "--arms", "search", "--official", "none", "--sizes", "7", "--colours", "3+6"];
+    let args = ["bench", "score", "--arms", "search", "--official", "none", "--sizes", size, "--colours", colours];
     let paths = [runs.to_str().unwrap(), table.to_str().unwrap(), chart.to_str().unwrap()];
     let output = bin()
         .args(args)
         .args(["--seeds", "1", "--budgets", "5", "--runs", paths[0], "--out", paths[1], "--svg", paths[2]])
-        .env(edgematch::fault::VAR, "corrupt-board:search")
+        .env(edgematch::fault::VAR, fault)
         .output()
         .unwrap();
     let all = text(&output);
     assert_ne!(output.status.code(), Some(0), "{all}");
-    assert!(all.contains("failed the checker"), "{all}");
+    assert!(all.contains(said), "{all}");
     let record: serde_json::Value =
         serde_json::from_str(std::fs::read_to_string(&runs).unwrap().lines().last().unwrap()).unwrap();
-    assert!(record["error"].as_str().is_some_and(|e| e.contains("failed the checker")), "{record}");
+    assert!(record["error"].as_str().is_some_and(|e| e.contains(said)), "{record}");
     assert_eq!(record["score"], 0, "{record}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
