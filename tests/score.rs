@@ -6,7 +6,7 @@ use std::io::{BufRead as _, BufReader};
 use std::path::Path;
 use std::process::Stdio;
 
-use common::{bin, generate, model, run, scratch, text};
+use common::{LOOSE_RAMP, bin, generate, model, run, scratch, text};
 
 #[test]
 fn a_small_planted_board_reaches_the_full_score_and_its_trace_is_written() {
@@ -48,28 +48,9 @@ fn saved_boards_verify_at_or_above_the_save_score() {
     let dir = scratch("score-save");
     let instance = std::path::PathBuf::from(model("planted-13x13-f5i17-s2.json"));
     let saved = dir.join("boards");
-    let output = run(&[
-        "solve",
-        instance.to_str().unwrap(),
-        "--objective",
-        "score",
-        "--solver",
-        "search",
-        "--quota",
-        "none",
-        "--breaks",
-        "ramp:0.2:200",
-        "--attempt-nodes",
-        "2000000",
-        "--time-limit",
-        "60",
-        "--target",
-        "240",
-        "--save-boards",
-        saved.to_str().unwrap(),
-        "--save-from",
-        "238",
-    ]);
+    let (i, s) = (instance.to_str().unwrap(), saved.to_str().unwrap());
+    let args = ["solve", i, "--objective", "score", "--solver", "search", "--time-limit", "60", "--target", "240"];
+    let output = run(&[&args[..], &LOOSE_RAMP, &["--save-boards", s, "--save-from", "238"]].concat());
     let all = text(&output);
     assert!(all.contains("boards_by_score: "), "{all}");
     let mut files: Vec<_> = std::fs::read_dir(&saved).unwrap().map(|e| e.unwrap().path()).collect();
@@ -103,28 +84,9 @@ fn eight_threads_start_eight_walks_on_a_16x16_board() {
     let out = dir.join("best.json");
     let instance = model("planted-16x16-f5i17-s1.json");
     // The plan given outright (no pilot walks); the run ends at its node limit.
-    let output = run(&[
-        "solve",
-        instance.as_str(),
-        "--objective",
-        "score",
-        "--solver",
-        "search",
-        "--threads",
-        "8",
-        "--quota",
-        "none",
-        "--breaks",
-        "ramp:0.2:200",
-        "--attempt-nodes",
-        "2000000",
-        "--node-limit",
-        "40000000",
-        "--time-limit",
-        "120",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let args = ["solve", &instance, "--objective", "score", "--solver", "search", "--threads", "8"];
+    let limits = ["--node-limit", "40000000", "--time-limit", "120", "--out", out.to_str().unwrap()];
+    let output = run(&[&args[..], &LOOSE_RAMP, &limits].concat());
     let all = text(&output);
     assert!(all.contains("on 8 thread(s)"), "{all}");
     let walks = all.lines().find_map(|l| l.strip_prefix("walks: ")).unwrap_or_else(|| panic!("{all}"));
@@ -164,24 +126,9 @@ fn kill_9_leaves_the_best_board_whole_and_verified() {
     let dir = scratch("score-kill");
     let out = dir.join("best.json");
     let instance = model("planted-13x13-f5i17-s1.json");
-    // Bests in small steps from the first second (a loose ramp, short attempts, no pilot).
-    let args = [
-        "solve",
-        &instance,
-        "--objective",
-        "score",
-        "--quota",
-        "none",
-        "--breaks",
-        "ramp:0.2:200",
-        "--attempt-nodes",
-        "2000000",
-        "--time-limit",
-        "300",
-        "--out",
-        out.to_str().unwrap(),
-    ];
-    let mut child = bin().args(args).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
+    // Bests in small steps from the first second.
+    let args = ["solve", &instance, "--objective", "score", "--time-limit", "300", "--out", out.to_str().unwrap()];
+    let mut child = bin().args(args).args(LOOSE_RAMP).stdout(Stdio::piped()).stderr(Stdio::null()).spawn().unwrap();
     let mut stdout = BufReader::new(child.stdout.take().unwrap());
     // Killed right after its second new best (so after at least two writes).
     let (mut seen, mut bests, mut last) = (String::new(), 0, String::new());

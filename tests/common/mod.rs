@@ -21,6 +21,10 @@ pub(crate) fn text(output: &Output) -> String {
     format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr))
 }
 
+/// The flags of a score run whose best boards come in small steps from its first second:
+/// a loose ramp of breaks, short attempts, and the quota given outright (no pilot walks).
+pub(crate) const LOOSE_RAMP: [&str; 6] = ["--quota", "none", "--breaks", "ramp:0.2:200", "--attempt-nodes", "2000000"];
+
 /// A file of `models/`, as an argument.
 pub(crate) fn model(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("models").join(name).to_str().unwrap().to_owned()
