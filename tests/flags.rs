@@ -94,7 +94,7 @@ fn the_help_states_the_defaults_and_the_grammar_the_run_uses() {
     says("--attempt-nodes", format!("(default {SCAN_ATTEMPT_NODES},"));
     says("--checkpoint-every", format!("(default {CHECKPOINT_EVERY})"));
     says("--heartbeat", format!("(default {HEARTBEAT_EVERY})"));
-    says("--completion", "`CELLS[:EVERY[:SECONDS]]`".to_owned());
+    says("--completion", "`[ENGINE:]CELLS[:EVERY[:SECONDS]]`".to_owned());
     let parsed: Completion = "3:2:1.5".parse().unwrap();
     assert_eq!((parsed.cells, parsed.every, parsed.seconds), (3, 2, 1.5), "CELLS:EVERY:SECONDS in this order");
     assert_eq!(edgematch::score::Options::default().quota, Quota::default());

@@ -1,4 +1,4 @@
-//! CP-SAT finishes what the scan walk leaves: deep partial boards completed exactly, maximizing matched joins.
+//! The completion workers finish what the scan walk leaves: deep partial boards completed exactly, by CP-SAT or natively, maximizing matched joins.
 //!
 //! The field's walks stop at a depth and leave the last cells empty. Here a
 //! walk offers each partial board that reaches a new depth of its attempt
@@ -7,18 +7,22 @@
 //! per walk, written without waiting or allocating). A pool of workers, each
 //! on its own thread, takes the most promising (deepest, then fewest breaks),
 //! skips it when a lower bound on the breaks its empty cells must still make
-//! ([`Bound`], `bound.rs`) says it cannot beat the best board, and asks CP-SAT for the
-//! placement of the pieces left over the empty cells that matches the most
-//! joins, every other cell pinned ([`crate::cpsat::repair`], whose model
-//! frees empty cells). Each full board it returns goes to the run's keeper
-//! like a walk's. The completions run beside the walks and count in the run's time.
+//! ([`Bound`], `bound.rs`) says it cannot beat the best board, and asks its
+//! engine for the placement of the pieces left over the empty cells that
+//! matches the most joins, every other cell pinned: CP-SAT
+//! ([`crate::cpsat::repair`], whose model frees empty cells), or the native
+//! branch and bound (`finish.rs`), which looks only below the breaks the
+//! keeper still wants and so gives up a board that cannot beat it at once.
+//! Each full board it returns goes to the run's keeper like a walk's. The
+//! completions run beside the walks and count in the run's time.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use super::bound::Bound;
-use super::completion::Completion;
+use super::completion::{Completion, Engine};
+use super::finish::{Budget, finish};
 use super::handoff::{Handoff, Taken};
 use super::keeper::Keeper;
 use super::options::Stats;
@@ -189,24 +193,24 @@ impl Completers {
         }
     }
 
-    /// Completes `taken` with CP-SAT and offers its full board to the
-    /// keeper; a completion that fails is counted as failed (see [`GIVE_UP_AFTER`]).
+    /// Completes `taken` by the completion's engine and offers its full
+    /// board to the keeper; a completion that fails is counted as failed (see [`GIVE_UP_AFTER`]).
     fn complete(&self, worker: &Worker<'_>, taken: Taken) {
-        let Worker { instance, completion, keeper, run, seed } = *worker;
-        let limits = Limits { time_limit: Some(completion.seconds), node_limit: None, seed, threads: 1 };
-        // Raised with the run's stop, so a completion never outlives the run.
-        let stop = run.child();
         let cpu_before = crate::cpu::thread_seconds();
-        let done = crate::cpsat::repair(instance, &taken.board, &[], &limits, &stop);
+        let done = match worker.completion.engine {
+            Engine::Cpsat => by_cpsat(worker, &taken),
+            Engine::Native => Ok(by_native(worker, &taken)),
+        };
         let cpu = crate::cpu::thread_seconds() - cpu_before;
         let done = match done {
             Ok(done) => done,
-            Err(error) => return self.failed(keeper, &error.to_string()),
+            Err(error) => return self.failed(worker.keeper, &error.to_string()),
         };
         let at = &self.at[taken.depth.min(self.at.len() - 1)];
         let _ = at.cpu_nanos.fetch_add((cpu.max(0.0) * 1e9) as u64, Ordering::Relaxed);
         let _ = self.completed.fetch_add(1, Ordering::Relaxed);
         let _ = at.completed.fetch_add(1, Ordering::Relaxed);
+        let instance = worker.instance;
         if std::env::var_os(TRACE_ENV).is_some() {
             eprintln!(
                 "completion: depth {} breaks {} -> {:?} in {:.3} s (optimal {})",
@@ -219,11 +223,11 @@ impl Completers {
         }
         if let Some(board) = done.board.filter(|b| b.placed() == b.cells.len()) {
             let breaks = instance.grid.max_score() - board.score(instance);
-            if breaks < keeper.breaks.load(Ordering::Relaxed) {
+            if breaks < worker.keeper.breaks.load(Ordering::Relaxed) {
                 let _ = self.improved.fetch_add(1, Ordering::Relaxed);
                 let _ = at.improved.fetch_add(1, Ordering::Relaxed);
             }
-            keeper.offer(board);
+            worker.keeper.offer(board);
         }
     }
 
@@ -245,6 +249,37 @@ impl Completers {
             ));
         }
     }
+}
+
+/// What a completion gave: the board (a claim the keeper checks), whether
+/// it was proved best, and its seconds.
+struct Done {
+    board: Option<Board>,
+    optimal: bool,
+    seconds: f64,
+}
+
+/// CP-SAT's completion of `taken`: the placement of the pieces left that
+/// matches the most joins, on one thread, raised with the run's stop.
+fn by_cpsat(worker: &Worker<'_>, taken: &Taken) -> Result<Done, crate::error::Error> {
+    let limits =
+        Limits { time_limit: Some(worker.completion.seconds), node_limit: None, seed: worker.seed, threads: 1 };
+    // A child of the run's stop, so a completion never outlives the run.
+    let stop = worker.run.child();
+    let done = crate::cpsat::repair(worker.instance, &taken.board, &[], &limits, &stop)?;
+    Ok(Done { board: done.board, optimal: done.optimal, seconds: done.seconds })
+}
+
+/// The native branch and bound's completion of `taken` (`finish.rs`): the
+/// fewest breaks, looked for only below what the keeper still wants, so a
+/// board that cannot beat it is given up as soon as the bound says so.
+fn by_native(worker: &Worker<'_>, taken: &Taken) -> Done {
+    let start = Instant::now();
+    let below = worker.keeper.wanted_below().saturating_sub(taken.breaks);
+    let deadline = start + Duration::from_secs_f64(worker.completion.seconds);
+    let budget = Budget { nodes: u64::MAX, deadline: Some(deadline), stop: worker.run.flag() };
+    let done = finish(worker.instance, &taken.board, below, &budget);
+    Done { board: done.board, optimal: done.optimal, seconds: start.elapsed().as_secs_f64() }
 }
 
 /// What a completion worker works with.
@@ -281,11 +316,17 @@ mod tests {
         });
     }
 
-    /// A partial board of a planted instance goes through the hand-off to CP-SAT
-    /// and comes back full, verified and scored: the planted board's own
+    /// A partial board of a planted instance goes through the hand-off to
+    /// each engine (CP-SAT, the native branch and bound) and comes back full, verified and scored: the planted board's own
     /// score, since its pieces complete it without a break.
     #[test]
     fn the_worker_completes_an_offered_partial_board() {
+        for engine in [Engine::Cpsat, Engine::Native] {
+            completes_an_offered_partial_board(engine);
+        }
+    }
+
+    fn completes_an_offered_partial_board(engine: Engine) {
         let p = planted(&PlantedSpec::square(6, 3, 5, 3)).unwrap();
         let mut partial = p.solution.clone();
         for cell in [28, 29, 33, 34, 35] {
@@ -298,7 +339,7 @@ mod tests {
         // Worker 1 of a pool of one waits: the board stays for worker 0.
         let queue = Completers::new(1, &p.instance, 31, 1);
         queue.offer(0, (31, 0), |board| board.clone_from(&partial), |_| true);
-        let completion = Completion::default();
+        let completion = Completion { engine, ..Completion::default() };
         let worker = Worker { instance: &p.instance, completion: &completion, keeper: &keeper, run: &run, seed: 1 };
         serving(&keeper, &queue, &worker, &[1, 0], || {
             while queue.completed.load(Ordering::Relaxed) == 0 {
@@ -306,7 +347,7 @@ mod tests {
             }
         });
         let seen = seen.into_inner().unwrap();
-        assert_eq!(seen.len(), 1);
+        assert_eq!(seen.len(), 1, "{engine}");
         let report = crate::check::check(&p.instance, &seen[0].board);
         assert!(report.is_solution(), "{report}");
         assert_eq!(seen[0].score, p.instance.grid.max_score());

@@ -50,7 +50,7 @@ pub struct Table {
     pub command: String,
     /// Commit, OR-Tools version and cores of the measurement.
     pub provenance: String,
-    /// Seconds CP-SAT had per completion.
+    /// Seconds each completion had (by CP-SAT, unless the command names another engine).
     pub limit_seconds: f64,
     /// The rows, by board then empty cells.
     pub rows: Vec<Row>,
@@ -92,7 +92,7 @@ impl Table {
         Completion {
             cells: within(NEW_DEPTH_SECONDS, default.cells),
             every: within(EVERY_SECONDS, default.every),
-            seconds: default.seconds,
+            ..default
         }
     }
 }
@@ -148,11 +148,17 @@ mod tests {
                 .collect(),
         };
         let quick = table([0.01, 0.04, 0.5, 2.9], [0.01, 0.01, 0.01, 0.01]);
-        assert_eq!(quick.thresholds(&instance), Completion { cells: 20, every: 12, seconds: 5.0 });
+        assert_eq!(
+            quick.thresholds(&instance),
+            Completion { cells: 20, every: 12, seconds: 5.0, ..Completion::default() }
+        );
         let slow = table([0.01, 0.2, 4.0, 9.0], [0.01, 0.01, 0.01, 0.01]);
-        assert_eq!(slow.thresholds(&instance), Completion { cells: 12, every: 8, seconds: 5.0 });
+        assert_eq!(
+            slow.thresholds(&instance),
+            Completion { cells: 12, every: 8, seconds: 5.0, ..Completion::default() }
+        );
         let big = planted(&PlantedSpec::square(16, 5, 17, 1)).unwrap().instance;
-        assert_eq!(slow.thresholds(&big), Completion { cells: 20, every: 20, seconds: 5.0 });
+        assert_eq!(slow.thresholds(&big), Completion { cells: 20, every: 20, seconds: 5.0, ..Completion::default() });
     }
 
     /// A time that is not monotone in k stops the threshold at the first k over the seconds.
@@ -171,7 +177,10 @@ mod tests {
         let instance = planted(&PlantedSpec::square(13, 5, 17, 1)).unwrap().instance;
         let rows = vec![row("b", 169, 12, 0.07), row("b", 169, 16, 2.9)];
         let table = Table { command: String::new(), provenance: String::new(), limit_seconds: 20.0, rows };
-        assert_eq!(table.thresholds(&instance), Completion { cells: 16, every: 10, seconds: 5.0 });
+        assert_eq!(
+            table.thresholds(&instance),
+            Completion { cells: 16, every: 10, seconds: 5.0, ..Completion::default() }
+        );
         let rows = vec![row("b", 169, 8, 0.07), row("b", 169, 16, 2.9)];
         let table = Table { command: String::new(), provenance: String::new(), limit_seconds: 20.0, rows };
         assert_eq!(table.thresholds(&instance).every, 7);

@@ -75,8 +75,13 @@ impl<'a> Keeper<'a> {
     /// Whether a board with `breaks` mismatched joins is worth finishing: it
     /// would beat the best, or reach the score boards are saved from.
     pub(crate) fn worth(&self, breaks: usize) -> bool {
+        breaks < self.wanted_below()
+    }
+
+    /// The breaks a board must stay below to be worth finishing (see [`Keeper::worth`]).
+    pub(crate) fn wanted_below(&self) -> usize {
         let best = self.breaks.load(Ordering::Relaxed);
-        breaks < best || self.census.wanted_breaks(best).is_some_and(|w| breaks <= w)
+        self.census.wanted_breaks(best).map_or(best, |w| best.max(w + 1))
     }
 
     /// Offers a full board. The checker sees it first: a board that breaks a

@@ -101,7 +101,7 @@ fn completions_queued_before_the_tree_is_exhausted_still_finish() {
     let options = Options {
         schedule: Schedule::Steps(vec![(0, 0)]),
         quota: Quota::none(),
-        completion: Some(Completion { cells: 10, every: 10, seconds: 10.0 }),
+        completion: Some(Completion { cells: 10, every: 10, seconds: 10.0, ..Completion::default() }),
         ..Options::default()
     };
     let outcome = run(&instance, &options, &limits(60.0, 1));
@@ -123,7 +123,7 @@ fn a_run_whose_walks_exhaust_their_tree_ends_without_a_time_limit() {
         let options = Options {
             schedule: Schedule::Steps(vec![(0, 0)]),
             quota: Quota::none(),
-            completion: Some(Completion { cells: 10, every: 10, seconds: 10.0 }),
+            completion: Some(Completion { cells: 10, every: 10, seconds: 10.0, ..Completion::default() }),
             completers,
             ..Options::default()
         };

@@ -75,9 +75,13 @@ pub(crate) struct CompletionArgs {
     /// Seconds the walk runs on each board to find its partial boards (one thread).
     #[arg(long, default_value_t = 30.0, value_parser = seconds)]
     pub(super) walk_seconds: f64,
-    /// Seconds CP-SAT gets per completion (one thread).
+    /// Seconds each completion gets (one thread).
     #[arg(long, default_value_t = 20.0, value_parser = seconds)]
     pub(super) limit: f64,
+    /// What completes the boards: CP-SAT (the run's completer, whose times the
+    /// table the library reads gives) or the native branch and bound.
+    #[arg(long, value_enum, default_value_t = edgematch::score::Engine::Cpsat)]
+    pub(super) engine: edgematch::score::Engine,
     /// The data folder (the official set).
     #[arg(long, default_value = "data")]
     pub(super) data: PathBuf,

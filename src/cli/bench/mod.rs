@@ -223,6 +223,7 @@ fn completion(args: CompletionArgs) -> Result<ExitCode> {
         boards: args.per as usize,
         walk_seconds: args.walk_seconds,
         limit_seconds: args.limit,
+        engine: args.engine,
         seed: 1,
     };
     let stop = stop()?;
