@@ -138,7 +138,7 @@ fn score_lines(s: &crate::score::Stats, seconds: f64) -> Vec<(&'static str, Stri
         (
             "completions",
             format!(
-                "{} of {} offered ({} better, {} failed, {} dropped unread) by {} CP-SAT worker(s)",
+                "{} of {} offered ({} better, {} failed, {} dropped unread) by {} completion worker(s)",
                 s.completions, s.reported, s.completions_improved, s.completions_failed, s.dropped, s.completers
             ),
         ),
