@@ -399,7 +399,8 @@ mod tests {
         for seed in 1..=12u64 {
             let (instance, board, _) = broken_partial(seed, 4 + (seed as usize % 5));
             let stop = AtomicBool::new(false);
-            let native = finish(&instance, &board, usize::MAX, &Budget { nodes: u64::MAX, deadline: None, stop: &stop });
+            let native =
+                finish(&instance, &board, usize::MAX, &Budget { nodes: u64::MAX, deadline: None, stop: &stop });
             let limits = crate::outcome::Limits { time_limit: Some(60.0), node_limit: None, seed: 1, threads: 1 };
             let cpsat = crate::cpsat::repair(&instance, &board, &[], &limits, &crate::stop::Stop::new()).unwrap();
             assert!(native.optimal && cpsat.optimal, "seed {seed}");
