@@ -44,8 +44,8 @@ pub(crate) struct ScoreArgs {
     quota: Option<score::Quota>,
     /// CP-SAT completes the scan walk's partial boards: those reaching a new depth of
     /// their attempt within CELLS free cells of the end, and every one within EVERY,
-    /// SECONDS each at most: `[ENGINE:]CELLS[:EVERY[:SECONDS]]`, or `none`; ENGINE
-    /// `native` completes them by the native branch and bound instead. Default: read from the
+    /// SECONDS each at most: `[ENGINE:]CELLS[:EVERY[:SECONDS]]`, or `none`; ENGINE is
+    /// `cpsat` (the default) or `native` (the native branch and bound). Default: read from the
     /// measured table for the board's size (results/score/completion-times.json; the
     /// `plan:` line names it).
     #[arg(long, value_name = "COMPLETION")]

@@ -196,11 +196,14 @@ impl Completers {
     /// Completes `taken` by the completion's engine and offers its full
     /// board to the keeper; a completion that fails is counted as failed (see [`GIVE_UP_AFTER`]).
     fn complete(&self, worker: &Worker<'_>, taken: Taken) {
+        let limits =
+            Limits { time_limit: Some(worker.completion.seconds), node_limit: None, seed: worker.seed, threads: 1 };
+        // A child of the run's stop, so a completion never outlives the run.
+        let stop = worker.run.child();
+        // Only what beats the keeper's best (or reaches the save score) is looked for, by the engines that can.
+        let below = worker.keeper.wanted_below().saturating_sub(taken.breaks);
         let cpu_before = crate::cpu::thread_seconds();
-        let done = match worker.completion.engine {
-            Engine::Cpsat => by_cpsat(worker, &taken),
-            Engine::Native => Ok(by_native(worker, &taken)),
-        };
+        let done = complete_by(worker.completion.engine, worker.instance, &taken.board, below, &limits, &stop);
         let cpu = crate::cpu::thread_seconds() - cpu_before;
         let done = match done {
             Ok(done) => done,
@@ -253,33 +256,41 @@ impl Completers {
 
 /// What a completion gave: the board (a claim the keeper checks), whether
 /// it was proved best, and its seconds.
-struct Done {
-    board: Option<Board>,
-    optimal: bool,
-    seconds: f64,
+pub(crate) struct Done {
+    pub(crate) board: Option<Board>,
+    pub(crate) optimal: bool,
+    pub(crate) seconds: f64,
 }
 
-/// CP-SAT's completion of `taken`: the placement of the pieces left that
-/// matches the most joins, on one thread, raised with the run's stop.
-fn by_cpsat(worker: &Worker<'_>, taken: &Taken) -> Result<Done, crate::error::Error> {
-    let limits =
-        Limits { time_limit: Some(worker.completion.seconds), node_limit: None, seed: worker.seed, threads: 1 };
-    // A child of the run's stop, so a completion never outlives the run.
-    let stop = worker.run.child();
-    let done = crate::cpsat::repair(worker.instance, &taken.board, &[], &limits, &stop)?;
-    Ok(Done { board: done.board, optimal: done.optimal, seconds: done.seconds })
-}
-
-/// The native branch and bound's completion of `taken` (`finish.rs`): the
-/// fewest breaks, looked for only below what the keeper still wants, so a
-/// board that cannot beat it is given up as soon as the bound says so.
-fn by_native(worker: &Worker<'_>, taken: &Taken) -> Done {
+/// The completion of the partial `board` by `engine`, on one thread within
+/// `limits`, given up when `stop` is raised: CP-SAT's placement of the
+/// pieces left that matches the most joins, or the native branch and
+/// bound's (`finish.rs`), which looks only for completions breaking fewer
+/// than `below` of the joins that touch an empty cell (CP-SAT ignores it).
+///
+/// # Errors
+/// CP-SAT's: parameters the bridge refuses, or a response it cannot read.
+pub(crate) fn complete_by(
+    engine: Engine,
+    instance: &Instance,
+    board: &Board,
+    below: usize,
+    limits: &Limits,
+    stop: &Stop,
+) -> Result<Done, crate::error::Error> {
     let start = Instant::now();
-    let below = worker.keeper.wanted_below().saturating_sub(taken.breaks);
-    let deadline = start + Duration::from_secs_f64(worker.completion.seconds);
-    let budget = Budget { nodes: u64::MAX, deadline: Some(deadline), stop: worker.run.flag() };
-    let done = finish(worker.instance, &taken.board, below, &budget);
-    Done { board: done.board, optimal: done.optimal, seconds: start.elapsed().as_secs_f64() }
+    let (board, optimal) = match engine {
+        Engine::Cpsat => {
+            let done = crate::cpsat::repair(instance, board, &[], limits, stop)?;
+            (done.board, done.optimal)
+        }
+        Engine::Native => {
+            let budget = Budget { nodes: u64::MAX, deadline: limits.deadline(start), stop: stop.flag() };
+            let done = finish(instance, board, below, &budget);
+            (done.board, done.optimal)
+        }
+    };
+    Ok(Done { board, optimal, seconds: start.elapsed().as_secs_f64() })
 }
 
 /// What a completion worker works with.

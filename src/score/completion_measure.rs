@@ -10,9 +10,9 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, AtomicUsize};
 
 use super::attempts::Walk;
+use super::completer::complete_by;
 use super::completion::{Completion, Engine};
 use super::completion_times::Row;
-use super::finish::{Budget, finish};
 use super::lists::Lists;
 use super::options::{Options, SCAN_ATTEMPT_NODES};
 use super::plan::Plan;
@@ -174,25 +174,14 @@ fn cut_back(board: &Board, free: &[usize], empty: usize) -> Board {
     cut
 }
 
-/// The completion of `partial` on one thread by `how.engine`, timed.
+/// The completion of `partial` on one thread by `how.engine`, timed; the
+/// native search looks for the best completion, with no cutoff.
 fn complete(instance: &Instance, partial: &Board, empty: usize, how: &Measure, stop: &Stop) -> Result<Sample, Error> {
-    let joins = instance.grid.max_score();
     let limits = Limits { time_limit: Some(how.limit_seconds), node_limit: None, seed: how.seed, threads: 1 };
-    let start = std::time::Instant::now();
-    let (board, proved) = match how.engine {
-        Engine::Cpsat => {
-            let done = crate::cpsat::repair(instance, partial, &[], &limits, stop)?;
-            (done.board, done.optimal)
-        }
-        Engine::Native => {
-            let budget = Budget { nodes: u64::MAX, deadline: limits.deadline(start), stop: stop.flag() };
-            let done = finish(instance, partial, usize::MAX, &budget);
-            (done.board, done.optimal)
-        }
-    };
-    let seconds = start.elapsed().as_secs_f64();
-    let full = board.filter(|b| b.placed() == b.cells.len());
-    Ok(Sample { empty, seconds, proved, breaks: full.map(|b| joins - b.score(instance)) })
+    let done = complete_by(how.engine, instance, partial, usize::MAX, &limits, stop)?;
+    let joins = instance.grid.max_score();
+    let full = done.board.filter(|b| b.placed() == b.cells.len());
+    Ok(Sample { empty, seconds: done.seconds, proved: done.optimal, breaks: full.map(|b| joins - b.score(instance)) })
 }
 
 /// The rows of `samples` measured on `board` (named, of `cells` cells), one per number of empty cells.
