@@ -359,15 +359,14 @@ fault_tests! {
 }
 
 /// A score run's board corrupted at `fault` (each board the walks offer,
-/// before the run's checker sees it; the walk's new bests; the repair's
-/// board; CP-SAT's or the MIP's incumbent) is the checker's
+/// before the run's checker sees it; the walk's new bests, in `search` and in
+/// `auto`; CP-SAT's or the MIP's incumbent) is the checker's
 /// rejection: exit 3, the run ended, and `--out` holds only boards the
 /// checker accepts. The board has no full solution (one piece shows a colour
-/// no other piece has), so the walk never finishes early and `auto` always
-/// reaches its repair phase.
+/// no other piece has), so the walk never finishes early.
 #[cfg(feature = "fault-injection")]
 fn a_corrupted_score_board_is_rejected_with_exit_3(solver: &str, fault: &str) {
-    let dir = scratch(&format!("score-fault-{fault}"));
+    let dir = scratch(&format!("score-fault-{solver}-{fault}"));
     let instance = generate(&dir, 5, 2, 3);
     let mut json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&instance).unwrap()).unwrap();
     let pieces = json["pieces"].as_array_mut().unwrap();
@@ -395,9 +394,9 @@ fn a_corrupted_score_board_is_rejected_with_exit_3(solver: &str, fault: &str) {
         assert!(text(&verify).contains("verdict:"), "{fault}: --out holds a rejected board: {}", text(&verify));
     }
     // The control, without the fault: the walk ends at the best score (every join but the
-    // colour's one); the others run their time (`auto`'s repair phase, which the target
-    // would skip, included).
-    let target: &[&str] = if solver == "search" { &["--target", "39"] } else { &[] };
+    // colour's one); the others run their time.
+    let walks = ["search", "auto"].contains(&solver);
+    let target: &[&str] = if walks { &["--target", "39"] } else { &[] };
     let clean = bin().args(args).args(target).output().unwrap();
     assert_eq!(clean.status.code(), Some(1), "{fault} without the fault: {}", text(&clean));
     std::fs::remove_dir_all(&dir).unwrap();
@@ -423,7 +422,7 @@ macro_rules! score_fault_tests {
 score_fault_tests! {
     a_corrupted_walk_best_exits_3 => ("search", "search"),
     a_board_the_walks_offer_corrupted_exits_3 => ("search", "walk"),
-    a_corrupted_repair_board_exits_3 => ("auto", "repair"),
+    a_corrupted_auto_walk_best_exits_3 => ("auto", "search"),
     a_corrupted_cpsat_score_board_exits_3 => ("cpsat", "cpsat"),
     a_corrupted_mip_score_board_exits_3 => ("mip", "mip"),
 }

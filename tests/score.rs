@@ -251,7 +251,7 @@ fn a_search_run_killed_after_its_last_best_resumes_there() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// `auto` (the walk, then CP-SAT's repair) killed after its last best resumes from it.
+/// `auto` (the walk for the whole time) killed after its last best resumes from it.
 #[test]
 fn an_auto_run_killed_after_its_last_best_resumes_there() {
     let dir = scratch("score-resume-auto");

@@ -43,10 +43,10 @@ def test_the_page_shows_the_score_rise_to_the_verified_boards(tmp_path):
     driver = browser()
     trace = tmp_path / "trace.jsonl"
     # A 14x14 board with the real puzzle's 5+17 colours: no full solution in
-    # reach, so the score climbs for the whole run (walk, then CP-SAT's repair).
+    # reach, so the score climbs for the whole run (the walk's bests).
     # A loose break budget (ramp:0.6:60), whose bests come in steps seconds
-    # apart (309 at 1.5 s, 313 at 3.6 s, 315 at 9.6 s, measured; the walk has 8.4 s of
-    # the 12, its repair the rest): with the
+    # apart (309 at 1.5 s, 313 at 3.6 s, 315 at 9.6 s, measured when the walk had 8.4 s
+    # of the 12; it now has them all): with the
     # default plan, or the band order alone, the run's two bests came 0.05 s
     # apart at 3.6 s, and a page that connected after them saw no rise (CI).
     run = subprocess.Popen(

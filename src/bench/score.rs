@@ -150,7 +150,9 @@ fn jobs(config: &ScoreConfig) -> Vec<Job> {
 /// The threads an arm runs: the walk and CP-SAT take every core, the MIP and the DFS one.
 fn threads(arm: ScoreArm, cores: u32) -> u32 {
     match arm {
-        ScoreArm::Search | ScoreArm::Repair | ScoreArm::Cpsat | ScoreArm::Blackwood => arm.kind().threads(cores),
+        ScoreArm::Search | ScoreArm::Auto | ScoreArm::Repair | ScoreArm::Cpsat | ScoreArm::Blackwood => {
+            arm.kind().threads(cores)
+        }
         ScoreArm::Mip | ScoreArm::Dfs => arm.kind().threads(1),
     }
 }
@@ -183,8 +185,10 @@ impl score_run::Sink for Traced {
 /// new best passes the checker before it joins the trace, and a board the
 /// checker rejects ends the run with its word in [`Found::error`].
 fn run_arm(arm: ScoreArm, instance: &Instance, limits: &Limits, stop: &Stop) -> Result<Found, Error> {
-    if arm == ScoreArm::Blackwood {
-        return run_blackwood(instance, limits, stop);
+    match arm {
+        ScoreArm::Blackwood => return run_blackwood(instance, limits, stop),
+        ScoreArm::Repair => return Err(Error::Options(format!("the {arm} arm was retired in issue 52"))),
+        _ => {}
     }
     let solver = Solver::new(arm.kind());
     if arm == ScoreArm::Dfs {
@@ -375,19 +379,30 @@ mod tests {
     #[test]
     fn arm_names_are_those_of_the_runs_files() {
         let names: Vec<&str> = ScoreArm::ALL.iter().map(|a| a.name()).collect();
-        assert_eq!(names, ["search", "search+repair", "cpsat", "mip", "dfs", "blackwood"]);
+        assert_eq!(names, ["search", "auto", "search+repair", "cpsat", "mip", "dfs", "blackwood"]);
         for &arm in ScoreArm::ALL {
             assert_eq!(arm.name().parse::<ScoreArm>(), Ok(arm));
         }
     }
 
+    /// `--arms` takes every arm but the retired one, whose rows runs files
+    /// still hold: catches the old `auto` (walk, then repair) run again under
+    /// its name, or a runs file with it that no longer reads.
+    #[test]
+    fn the_retired_arm_is_read_but_not_run() {
+        assert!(ScoreArm::runnable("search+repair").unwrap_err().contains("retired"));
+        assert_eq!(ScoreArm::runnable("auto"), Ok(ScoreArm::Auto));
+        let line = r#""search+repair""#;
+        assert_eq!(serde_json::from_str::<ScoreArm>(line).unwrap(), ScoreArm::Repair);
+    }
+
     /// The bench's solver arms are the score-capable solvers, every one of
     /// them: catches a solver given a score mode (or losing one) without the
     /// bench following. The DFS (its deepest partial board) and Blackwood's
-    /// solver are the references beside them.
+    /// solver are the references beside them; search+repair is retired.
     #[test]
     fn the_solver_arms_are_the_scoring_solvers() {
-        let references = [ScoreArm::Dfs, ScoreArm::Blackwood];
+        let references = [ScoreArm::Dfs, ScoreArm::Blackwood, ScoreArm::Repair];
         let mut kinds: Vec<SolverKind> =
             ScoreArm::ALL.iter().filter(|a| !references.contains(a)).map(|a| a.kind()).collect();
         assert!(kinds.iter().all(|k| k.scores()), "{kinds:?}");

@@ -13,7 +13,13 @@ use crate::solver::SolverKind;
 pub enum ScoreArm {
     /// The score search ([`crate::score`]: the scan walk and CP-SAT's completions) on every core, for the whole budget.
     Search,
-    /// `auto` for the score: the walk, then CP-SAT repairing regions of its board.
+    /// `auto` for the score (what `solve --objective score` runs): the walk
+    /// for the whole budget, CP-SAT completing a board when the walk has none.
+    Auto,
+    /// `auto` as it was until issue 52: the walk for 70% of the budget, then
+    /// CP-SAT repairing regions of its board. Retired (it tied the walk alone
+    /// and cost it 30% of its time): read from the runs files that hold it,
+    /// never run again ([`ScoreArm::runnable`] refuses it).
     #[strum(serialize = "search+repair")]
     Repair,
     /// CP-SAT maximizing the matched joins of the whole board.
@@ -40,10 +46,25 @@ impl ScoreArm {
         match self {
             ScoreArm::Blackwood => SolverKind::Search,
             ScoreArm::Search => SolverKind::Search,
-            ScoreArm::Repair => SolverKind::Auto,
+            ScoreArm::Auto | ScoreArm::Repair => SolverKind::Auto,
             ScoreArm::Cpsat => SolverKind::Cpsat,
             ScoreArm::Mip => SolverKind::Mip,
             ScoreArm::Dfs => SolverKind::Dfs,
+        }
+    }
+}
+
+impl ScoreArm {
+    /// The arm named `s`, for `--arms`: any arm but the retired one.
+    ///
+    /// # Errors
+    /// A name no arm has, or the retired `search+repair`.
+    pub fn runnable(s: &str) -> Result<ScoreArm, String> {
+        match s.parse()? {
+            ScoreArm::Repair => Err(format!(
+                "{s:?} was retired in issue 52: `auto` no longer repairs regions (run `auto`, or `edgematch improve` on a board)"
+            )),
+            arm => Ok(arm),
         }
     }
 }

@@ -133,6 +133,7 @@ pub fn unsolved_rungs(cliff: &[Run], scores: &[ScoreRun]) -> String {
 fn colour(arm: ScoreArm) -> &'static str {
     match arm {
         ScoreArm::Search => "#1f77b4",
+        ScoreArm::Auto => "#8c564b",
         ScoreArm::Repair => "#d62728",
         ScoreArm::Cpsat => "#2ca02c",
         ScoreArm::Mip => "#ff7f0e",

@@ -198,9 +198,9 @@ pub(crate) fn solve(
     let run = Run::open(instance, solver, args.options(), limits, args.setup(out))?;
     let outcome = run.solve(stop, &Printed { instance })?;
     if let Stats::Score(stats) = &outcome.stats
-        && let Some(why) = &stats.repair_failed
+        && let Some(why) = &stats.completion_failed
     {
-        eprintln!("edgematch: CP-SAT's repair failed ({why}); the walk's best board is kept");
+        eprintln!("edgematch: the walk had no full board and CP-SAT's completion of one failed ({why})");
     }
     Ok(outcome)
 }

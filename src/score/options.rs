@@ -104,8 +104,8 @@ pub struct Stats {
     pub completers: usize,
     /// Per depth with an offer, deepest first: (free cells filled, boards offered, boards completed).
     pub completions_by_depth: Vec<(usize, u64, u64)>,
-    /// `auto`: why CP-SAT's repair of the walk's board failed, if it did (the walk's board is kept).
-    pub repair_failed: Option<String>,
+    /// `auto`: why CP-SAT's completion of a board failed, when the walk had none and CP-SAT's failed too.
+    pub completion_failed: Option<String>,
     /// Distinct verified full boards by score, best first, from the best down
     /// to [`super::census::WITHIN`] below it: the run's rates.
     pub census: Vec<(usize, u64)>,

@@ -1,6 +1,8 @@
-//! Solvers run one after another: the native search's board as CP-SAT's hint, the exact search before the score walk, and CP-SAT completing and repairing the walk's best board.
+//! Solvers run one after another: the native search's board as CP-SAT's hint, the exact search before the score walk, and CP-SAT completing a board when the walk has none.
 
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::{Duration, Instant};
 
 use super::kind::{Outcome, SolverKind, Stats};
 
@@ -116,16 +118,22 @@ fn later(events: &dyn score::Events, offset: f64) -> impl score::Events + '_ {
     score::MapBest { events, map }
 }
 
-/// Share of a score run's time limit the search gets before CP-SAT repairs its board.
+/// Share of a score run's time limit after which a search that has no full
+/// board yet gives way to CP-SAT completing one in the rest of the time.
 pub const SEARCH_SHARE: f64 = 0.7;
 
-/// `auto` for the score: the score search for [`SEARCH_SHARE`] of the time
-/// limit, then CP-SAT's exact repair of regions of its best board
-/// ([`improve`](crate::improve)) for the rest; when the search has no full
-/// board by then, CP-SAT completes one (clues kept) in the rest of the time.
-/// Without a time limit, the search alone. A repair that fails keeps the search's board, its error in
-/// the counters ([`score::Stats::repair_failed`]).
-pub(super) fn score_then_repair(
+/// `auto` for the score: the score search for the whole time limit. The walk
+/// never breaks a frame join, so on clue sets that force one it finds no full
+/// board: when it has none at [`SEARCH_SHARE`] of the time, it ends there and
+/// CP-SAT completes the board (clues kept) in the rest. Without a time limit,
+/// the search alone.
+///
+/// Until issue 52 `auto` gave the last 30% to CP-SAT's repair of regions of
+/// the walk's best board; measured against the walk alone at the goal budgets
+/// it tied on every board class and cost the walks a third of their boards
+/// near the best (`results/score/README.md`), so the walk keeps the time.
+/// `edgematch improve` still repairs a board's regions.
+pub(super) fn score_or_complete(
     instance: &Instance,
     options: &score::Options,
     limits: &Limits,
@@ -137,22 +145,51 @@ pub(super) fn score_then_repair(
         return score_search(instance, options, limits, stop, &walk_best);
     };
     let start = Instant::now();
-    let first = Limits { time_limit: Some(total * SEARCH_SHARE), ..*limits };
-    let mut outcome = score_search(instance, options, &first, stop, &walk_best)?;
+    let search = stop.child();
+    let boardless = total * SEARCH_SHARE;
+    let mut outcome = search_until_boardless(instance, options, limits, &search, boardless, &walk_best)?;
     if outcome.board.is_none() && !stop.is_raised() {
         // No full board from the walk, which never breaks a frame join (some
         // clue sets force one): CP-SAT completes the board in the rest of the time.
+        outcome.status = Status::Unknown;
         complete(instance, (limits, start), stop, &injected("cpsat", events), &mut outcome);
-    }
-    let target = options.target.unwrap_or(instance.grid.max_score());
-    let reached = outcome.board.as_ref().is_some_and(|b| b.score(instance) >= target);
-    if let (Some(board), false, false) = (outcome.board.clone(), reached, stop.is_raised()) {
-        let offset = start.elapsed().as_secs_f64();
-        let rest = Limits { time_limit: Some((total - offset).max(0.0)), ..*limits };
-        repair(instance, &board, (&rest, offset), (options.target, stop), &injected("repair", events), &mut outcome);
     }
     outcome.seconds = start.elapsed().as_secs_f64();
     Ok(outcome)
+}
+
+/// The score search within `limits`, raising `search` (ending it) when it has
+/// no full board after `boardless` seconds.
+fn search_until_boardless(
+    instance: &Instance,
+    options: &score::Options,
+    limits: &Limits,
+    search: &Stop,
+    boardless: f64,
+    events: &dyn score::Events,
+) -> Result<Scored, Error> {
+    let found = &AtomicBool::new(false);
+    let seen = score::MapBest {
+        events,
+        map: |best: &score::Best| {
+            found.store(true, Ordering::Relaxed);
+            best.clone()
+        },
+    };
+    let (ended, watch) = mpsc::channel::<()>();
+    // A limit too long for a Duration waits for the search's end.
+    let wait = Duration::try_from_secs_f64(boardless).unwrap_or(Duration::MAX);
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            // Woken by the search's end (the sender dropped), or by the share's passing.
+            if watch.recv_timeout(wait) == Err(RecvTimeoutError::Timeout) && !found.load(Ordering::Relaxed) {
+                search.raise();
+            }
+        });
+        let outcome = score_search(instance, options, limits, search, &seen);
+        drop(ended);
+        outcome
+    })
 }
 
 /// CP-SAT maximizing the matched joins of the whole board (clues kept) for
@@ -184,44 +221,6 @@ fn complete(
                 outcome.board = Some(board);
             }
         }
-        Err(error) => stats.repair_failed = Some(error.to_string()),
+        Err(error) => stats.completion_failed = Some(error.to_string()),
     }
-}
-
-/// CP-SAT's repair of `board`, started `offset` seconds into the run,
-/// within `limits`: each better board goes to `on_best`, and the outcome
-/// takes the repaired board (its counters speak of it when better). A
-/// repair that fails leaves the outcome's board, and says why in its counters.
-fn repair(
-    instance: &Instance,
-    board: &Board,
-    (limits, offset): (&Limits, f64),
-    (target, stop): (Option<usize>, &Stop),
-    events: &dyn score::Events,
-    outcome: &mut Scored,
-) {
-    let mut last = None;
-    let mut report = |board: &Board, score: usize, seconds: f64| {
-        last = Some((score, offset + seconds));
-        events.best(&score::Best { board: board.clone(), score, seconds: offset + seconds });
-    };
-    let repaired = crate::improve::improve(instance, board, limits, target, stop, &mut report);
-    let stats = &mut outcome.stats;
-    let mut best = match repaired {
-        Ok((best, _)) => best,
-        Err(error) => {
-            stats.repair_failed = Some(error.to_string());
-            return;
-        }
-    };
-    crate::fault::inject("repair", Some(&mut best));
-    if best.score(instance) == instance.grid.max_score() {
-        outcome.status = Status::Solved;
-    }
-    // The counters speak of the run's best board, the repair's when it found one.
-    if let Some((score, seconds)) = last {
-        stats.best_breaks = Some(instance.grid.max_score() - score);
-        stats.best_seconds = Some(seconds);
-    }
-    outcome.board = Some(best);
 }

@@ -14,7 +14,7 @@ impl Solver {
                 format!("search for the score ({walk} walk on {walks} thread(s), seed {})", limits.seed)
             }
             Solver::Auto(_) if limits.time_limit.is_some() => format!(
-                "auto for the score ({walk} walk on {walks} thread(s) for {:.0}% of the time, then CP-SAT repairing regions)",
+                "auto for the score ({walk} walk on {walks} thread(s); CP-SAT completes a board if the walk has none at {:.0}% of the time)",
                 SEARCH_SHARE * 100.0
             ),
             Solver::Auto(_) => format!("auto for the score ({walk} walk on {walks} thread(s))"),
@@ -151,7 +151,10 @@ fn score_lines(s: &crate::score::Stats, seconds: f64) -> Vec<(&'static str, Stri
                 None => s.saved.to_string(),
             },
         ),
-        ("repair", s.repair_failed.as_ref().map_or_else(|| "-".to_owned(), |why| format!("failed: {why}"))),
+        (
+            "cpsat_completion",
+            s.completion_failed.as_ref().map_or_else(|| "-".to_owned(), |why| format!("failed: {why}")),
+        ),
     ]
 }
 

@@ -6,7 +6,7 @@
 //! those that score, [`SolverKind::SCORING`]), states each one's thread rule
 //! ([`SolverKind::threads`]) and chooses the portfolio's arms ([`default_arms`]).
 //! Beside it, `compose` runs solvers one after another (the native search's
-//! board as CP-SAT's hint; the score walk, then CP-SAT's repair) and
+//! board as CP-SAT's hint; CP-SAT completing a board when the score walk has none) and
 //! `describe` holds what `solve` prints of a solver and its counters. Adding a
 //! solver: see the checklist in `docs/ARCHITECTURE.md`.
 
@@ -134,7 +134,7 @@ impl Solver {
                     .map_stats(Stats::Score)
             }
             Solver::Auto(_) => {
-                compose::score_then_repair(instance, options, limits, stop, events)?.map_stats(Stats::Score)
+                compose::score_or_complete(instance, options, limits, stop, events)?.map_stats(Stats::Score)
             }
             Solver::Cpsat(_) => {
                 let report = compose::injected("cpsat", events);

@@ -149,12 +149,16 @@ pub(crate) struct ScoreSpeedArgs {
 #[derive(Args)]
 pub(crate) struct ScoreArgs {
     /// Arms to run on each board: search (the score search: the scan walk and
-    /// CP-SAT's completions), search+repair (the walk, then CP-SAT repairing regions), cpsat (CP-SAT maximizing the
+    /// CP-SAT's completions), auto (what `solve --objective score` runs: the
+    /// search, CP-SAT completing a board when the walk has none; not in the
+    /// default, where it would repeat search), cpsat (CP-SAT maximizing the
     /// matched joins of the whole board), mip (HiGHS), dfs (its deepest partial
     /// board), blackwood (the field's published method, the Rust port of
     /// Blackwood's solver from the checkout named by EDGEMATCH_BLACKWOOD_DIR,
-    /// its boards completed by CP-SAT; official-centre only, skipped without it).
-    #[arg(long, value_delimiter = ',', default_value = "search,search+repair,cpsat,mip,dfs,blackwood")]
+    /// its boards completed by CP-SAT; official-centre only, skipped without
+    /// it). search+repair, `auto` until issue 52, is read from older runs files
+    /// and not run.
+    #[arg(long, value_delimiter = ',', value_parser = ScoreArm::runnable, default_value = "search,cpsat,mip,dfs,blackwood")]
     pub(super) arms: Vec<ScoreArm>,
     #[command(flatten)]
     pub(super) boards: ScoreBoardArgs,
