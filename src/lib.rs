@@ -62,6 +62,7 @@
 //!   [`mip`], the [`score`] search (the best board where no solution is in
 //!   reach, reading the search's fill orders), the [`portfolio`] that races any
 //!   of them, and [`improve`], CP-SAT's exact repair of a board's regions;
+//! - [`count`], every solution of a board, each checked, with its nodes;
 //! - [`solver`], the dispatcher that names them, states their thread rules,
 //!   chooses the portfolio's arms and composes them;
 //! - analysis and benches above: [`flux`], [`encodings`], [`oracle`],
@@ -73,6 +74,7 @@
 pub mod bench;
 pub mod best_file;
 pub mod check;
+pub mod count;
 pub mod cpsat;
 pub mod cpu;
 pub mod crew;

@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use anyhow::Result;
 use clap::Args;
 use edgematch::cubes::collect::{self, Verdict};
+use edgematch::cubes::count_file;
 use edgematch::formats::{board_json, bucas};
 use edgematch::output::write_atomic;
 use edgematch::score::array;
@@ -19,12 +20,20 @@ pub(crate) struct CollectArgs {
     /// Write the verified board here (board JSON), when there is one.
     #[arg(long)]
     out: Option<PathBuf>,
+    /// Sum the cubes' counts (the `cube-NNNN.count.json` files `count` writes
+    /// on each cube) instead: the board's total, refused while a cube is
+    /// missing or its count unfinished.
+    #[arg(long, conflicts_with = "out")]
+    counts: bool,
 }
 
 /// Exit 0 with a verified board; 1 when refuted or still open; 3 when a
 /// result's board fails the checker. A score array: exit 0 when its best
 /// board is a full solution, 1 otherwise.
 pub(crate) fn run(args: CollectArgs) -> Result<ExitCode> {
+    if args.counts {
+        return counts(&args);
+    }
     if !args.dir.join("cubes.json").exists() && args.dir.is_dir() {
         return score_array(&args);
     }
@@ -109,4 +118,26 @@ fn score_array(args: &CollectArgs) -> Result<ExitCode> {
         println!("view: {}", bucas::to_link(board, instance, "best"));
     }
     Ok(if report.is_solution() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// The cubes' counts summed: exit 0 with the board's total, 1 while a cube is missing or unfinished.
+fn counts(args: &CollectArgs) -> Result<ExitCode> {
+    let summed = count_file::sum(&args.dir)?;
+    let counted = summed.cubes - summed.missing.len() - summed.unfinished.len();
+    println!("cubes counted: {counted} of {}", summed.cubes);
+    if !summed.is_total() {
+        println!(
+            "status: unfinished ({} cubes without a count: {:?}; {} stopped early: {:?}); no total while one is",
+            summed.missing.len(),
+            summed.missing,
+            summed.unfinished.len(),
+            summed.unfinished
+        );
+        return Ok(ExitCode::from(1));
+    }
+    println!("solutions: {} (exact)", summed.solutions);
+    println!("unique: {}", summed.unique);
+    println!("nodes: {} (the cubes' counts, their fixed cells included)", summed.nodes);
+    println!("seconds: {:.3} (the cubes' counts, added)", summed.seconds);
+    Ok(ExitCode::SUCCESS)
 }

@@ -4,6 +4,7 @@ mod args;
 mod bench;
 mod collect;
 mod convert;
+mod count;
 mod cubes;
 mod decode;
 mod encode;
@@ -41,6 +42,8 @@ pub(crate) enum Command {
     Solve(Box<solve::SolveArgs>),
     /// Check a board against an instance.
     Verify(verify::VerifyArgs),
+    /// Count every solution of an instance exactly (each checked), with the nodes visited.
+    Count(count::CountArgs),
     /// Repair regions of a full board exactly with CP-SAT, keeping each better board.
     Improve(improve::ImproveArgs),
     /// Convert an instance, or a board (with --instance), to another format.
@@ -73,6 +76,7 @@ pub(crate) fn run(cli: Cli) -> Result<ExitCode> {
         Command::Generate(args) => generate::run(args),
         Command::Solve(args) => solve::run(*args),
         Command::Verify(args) => verify::run(args),
+        Command::Count(args) => count::run(args),
         Command::Improve(args) => improve::run(args),
         Command::Convert(args) => convert::run(args),
         Command::Render(args) => render::run(args),

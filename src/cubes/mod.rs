@@ -8,10 +8,12 @@
 //! - `file.rs`: the cube files and the manifest, each embedding the original instance;
 //! - `result.rs`: the per-cube result file that `solve` writes on a cube;
 //! - `collect.rs`: a folder's verdict: a verified board, refuted, or open;
+//! - `count_file.rs`: a cube's count (`edgematch count` on a cube file), and a folder's counts summed;
 //! - `local.rs`: the cubes over this machine's cores.
 
 pub mod balance;
 pub mod collect;
+pub mod count_file;
 pub mod file;
 pub mod local;
 pub mod result;

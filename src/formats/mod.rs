@@ -7,6 +7,7 @@ pub mod brendan;
 pub mod bucas;
 pub mod checkpoint;
 pub mod clue_list;
+pub mod count_progress;
 pub mod instance_json;
 pub mod load;
 pub mod piece_list;
