@@ -253,8 +253,6 @@ impl Scan {
         prefix.iter().for_each(|c| used[usize::from(c.piece)] = true);
         Scan { pos: vec![0; cells], end: vec![0; cells], chosen, used }
     }
-
-
 }
 
 /// Knuth's estimate of the tree's size: `probes` random paths from the root,

@@ -84,6 +84,18 @@ impl Cube {
     pub fn sub_instance(&self) -> Instance {
         super::split::with_fixed(&self.instance.instance, &self.fixed)
     }
+
+    /// True when a file naming cube `index` of `count` cut from the instance
+    /// of SHA-256 `sha` with `fixed` cells speaks of this cube.
+    pub fn is(&self, index: usize, count: usize, sha: &str, fixed: &[Clue]) -> bool {
+        self.index == index && self.count == count && self.instance_sha256 == sha && self.fixed == fixed
+    }
+}
+
+/// The file `kind` writes beside a cube file: `cube-0001.json` → `cube-0001.KIND.json`.
+pub fn beside(cube_file: &Path, kind: &str) -> PathBuf {
+    let stem = cube_file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    cube_file.with_file_name(format!("{stem}.{kind}.json"))
 }
 
 /// The file listing each array task's cubes, inside a cube folder.

@@ -72,17 +72,13 @@ impl CubeResult {
 
     /// True if this result is for `cube` (same instance, index and fixed cells).
     pub fn is_for(&self, cube: &Cube) -> bool {
-        self.cube == cube.index
-            && self.cubes == cube.count
-            && self.instance_sha256 == cube.instance_sha256
-            && self.fixed == cube.fixed
+        cube.is(self.cube, self.cubes, &self.instance_sha256, &self.fixed)
     }
 }
 
 /// The result file of a cube file: `cube-0001.json` → `cube-0001.result.json`.
 pub fn result_path(cube_file: &Path) -> PathBuf {
-    let stem = cube_file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-    cube_file.with_file_name(format!("{stem}.result.json"))
+    super::file::beside(cube_file, "result")
 }
 
 /// A result file, as written.
