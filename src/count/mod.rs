@@ -1,12 +1,12 @@
 //! Counting every solution of a board exactly: the full boards, each passed by the checker, raw and up to the board's symmetries, with the nodes the count visited.
 //!
-//! The count walks the plain row scan ([`plain`]): every node of the tree
+//! The count walks the plain row scan (`plain.rs`): every node of the tree
 //! that fills the board row by row from the top-left corner, so its node
 //! count is the figure the field publishes for that scan. Pieces are told
 //! apart by their number: two identical pieces swapped make two solutions,
 //! while one piece that shows the same colours turned is placed once per
 //! distinct look. Solutions are also counted up to the board's symmetries
-//! ([`symmetry`]): a square board without clues has four boards per class,
+//! (`symmetry.rs`): a square board without clues has four boards per class,
 //! a rectangle without clues two, a clued board one.
 
 mod plain;
@@ -55,9 +55,9 @@ pub struct Options {
     /// Write each solution there as board JSON, `solution-D.json` (D: a digest of its placements).
     pub save: Option<PathBuf>,
     /// The progress file: read at the start when it exists (its subtrees are
-    /// not counted again), written every [`REPORT_EVERY`] and at the end.
+    /// not counted again), written every 10 s and at the end.
     pub resume: Option<PathBuf>,
-    /// Report the subtrees done on stderr every [`REPORT_EVERY`].
+    /// Report the subtrees done on stderr every 10 s.
     pub progress: bool,
 }
 
