@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""The table of results/counts/README.md from counts.jsonl: one row per board,
+counted (solutions, up to symmetry, nodes, time) or out of reach (the
+estimator's tree, hours on 64 cores); planted boards beside the first-moment
+estimate of their solutions (results/reach/first_moment.py).
+
+    python3 results/counts/table.py results/counts/counts.jsonl
+"""
+
+import json
+import math
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "reach"))
+import first_moment  # noqa: E402
+
+
+def row(run):
+    board, ended = run["board"], run["ended"]
+    if ended == "out_of_reach":
+        return (f"| {board} | — | — | {run['estimated_nodes']:.2e} (estimate) | — | "
+                f"{run['projected_hours_on_64_cores']:.1f} h on 64 cores | — | {run['commit']} |")
+    expected = "—"
+    if board.startswith("planted"):
+        _, log_e = first_moment.estimate(run["file"])
+        # The estimate counts the boards besides the planted one.
+        observed = math.log10(run["solutions"] - 1) if run["solutions"] > 1 else float("-inf")
+        expected = f"10^{log_e:+.1f} (observed 10^{observed:+.1f})"
+    exact = "" if ended == "complete" else f" ({ended}: at least)"
+    return (f"| {board} | {run['solutions']}{exact} | {run['unique']} | {run['nodes']:,} | "
+            f"{run['seconds']:.1f} s | {run['nodes'] / max(run['seconds'], 1e-9) / 1e6:.0f} M/s | {expected} | {run['commit']} |")
+
+
+def main():
+    # A board's last line wins: a count after an earlier run's estimate.
+    runs = list({run["board"]: run for run in (json.loads(line) for line in open(sys.argv[1]) if line.strip())}.values())
+    print("| board | solutions | up to symmetry | nodes | time | rate | first-moment estimate (others) | commit |")
+    print("|---|---|---|---|---|---|---|---|")
+    for run in runs:
+        print(row(run))
+
+
+if __name__ == "__main__":
+    main()
