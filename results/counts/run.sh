@@ -22,8 +22,9 @@ touch "$runs"
 commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src || echo +)
 host="$(nproc) cores, $(uname -m)"
 
-# A board counted already is skipped; one only estimated is tried again (with a larger HOURS, say).
-done_already() { [ -n "$(grep -F "\"board\": \"$1\"" "$runs" | grep -v out_of_reach || true)" ]; }
+# A board with a line already is skipped: delete the line of one only
+# estimated to count it with a larger HOURS (table.py reads a board's last line).
+done_already() { grep -qF "\"board\": \"$1\"" "$runs"; }
 
 # The rate of this machine on these threads: Brendan's 6x6, counted whole.
 rate=$("$bin" count data/brendan/pieces_06x06.txt --threads "$threads" --json 2>/dev/null |
@@ -38,7 +39,7 @@ record() { # board file command-args... ; appends the count's record, or the est
   estimate=$("$bin" count "$file" "$@" --estimate 2000 | awk '/^estimate:/ { print $2 }')
   seconds=$(python3 -c "print(float('$estimate') / $rate)")
   if python3 -c "import sys; sys.exit(0 if $seconds <= $hours * 3600 else 1)"; then
-    echo "count $board (estimated ${seconds%.*} s)" >&2
+    echo "count $board (estimated $(printf '%.3g' "$seconds") s)" >&2
     local record
     record=$("$bin" count "$file" "$@" --threads "$threads" --resume "$out/progress/$board.json" --json)
     python3 - "$board" "$file" "$commit" "$host" "$threads" "$*" "$record" >>"$runs" <<'PY'
@@ -49,7 +50,7 @@ row = {"board": board, "file": file, "command": f"edgematch count {file} {flags}
 print(json.dumps(row))
 PY
   else
-    echo "estimate only: $board (${seconds%.*} s on $threads threads)" >&2
+    echo "estimate only: $board ($(printf '%.3g' "$seconds") s on $threads threads)" >&2
     python3 - "$board" "$file" "$commit" "$host" "$estimate" "$rate" "$threads" >>"$runs" <<'PY'
 import json, sys
 board, file, commit, host, estimate, rate, threads = sys.argv[1:]
@@ -69,7 +70,10 @@ for side in 6 7 8 9 10; do
     read -r f i <<<"$colours"
     name=planted-${side}x${side}-f${f}i${i}-s1
     file=$out/planted/$name.json
-    [ -f "$file" ] || "$bin" generate --size "$side" --frame-colours "$f" --interior-colours "$i" --seed 1 --out "$file" >/dev/null
+    if [ ! -f "$file" ] && ! "$bin" generate --size "$side" --frame-colours "$f" --interior-colours "$i" --seed 1 --out "$file" >/dev/null; then
+      echo "skipped $name: the generator cannot make it (too few colours for its size)" >&2
+      continue
+    fi
     record "$name" "$file"
   done
 done

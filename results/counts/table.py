@@ -20,13 +20,14 @@ def row(run):
     board, ended = run["board"], run["ended"]
     if ended == "out_of_reach":
         return (f"| {board} | — | — | {run['estimated_nodes']:.2e} (estimate) | — | "
-                f"{run['projected_hours_on_64_cores']:.1f} h on 64 cores | — | {run['commit']} |")
+                f"{run['projected_hours_on_64_cores'] * 60:.3g} min on 64 cores (projected) | — | {run['commit']} |")
     expected = "—"
     if board.startswith("planted"):
         _, log_e = first_moment.estimate(run["file"])
         # The estimate counts the boards besides the planted one.
-        observed = math.log10(run["solutions"] - 1) if run["solutions"] > 1 else float("-inf")
-        expected = f"10^{log_e:+.1f} (observed 10^{observed:+.1f})"
+        others = run["solutions"] - 1
+        observed = f"10^{math.log10(others):+.1f}" if others > 0 else "none"
+        expected = f"10^{log_e:+.1f} (counted: {observed})"
     exact = "" if ended == "complete" else f" ({ended}: at least)"
     return (f"| {board} | {run['solutions']}{exact} | {run['unique']} | {run['nodes']:,} | "
             f"{run['seconds']:.1f} s | {run['nodes'] / max(run['seconds'], 1e-9) / 1e6:.0f} M/s | {expected} | {run['commit']} |")
