@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::file::{self, CubeSet, cube_path};
+use super::file::{self, CubeId, CubeSet, cube_path};
 use super::result::{self, CubeResult, result_path};
 use crate::check::{Report, check};
 use crate::error::Error;
@@ -74,20 +74,8 @@ pub fn collect(dir: &Path) -> Result<Collected, Error> {
             continue;
         }
         let result = result::read(&path, instance)?;
-        if result.cube != i + 1
-            || result.cubes != set.cubes.len()
-            || result.instance_sha256 != sha
-            || &result.fixed != fixed
-        {
-            return Err(Error::Mismatch(format!(
-                "{}: this result is for cube {} of {} of instance {}, not for cube {} of this split",
-                path.display(),
-                result.cube,
-                result.cubes,
-                result.instance_sha256,
-                i + 1
-            )));
-        }
+        let expected = CubeId { index: i + 1, count: set.cubes.len(), sha: &sha, fixed };
+        expected.expect(&path, "result", result.id())?;
         results.push(Some(result));
     }
     let mut missing = Vec::new();

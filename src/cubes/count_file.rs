@@ -23,7 +23,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::file::{self, Cube, RawCell, cells_from_raw, cube_path, raw_cells, to_json};
+use super::file::{self, Cube, CubeId, RawCell, cells_from_raw, cube_path, raw_cells, to_json};
 use crate::count::Ended;
 use crate::error::Error;
 use crate::formats::{expect_format, instance_json, parse_json, read_text};
@@ -61,7 +61,12 @@ pub struct CubeCount {
 impl CubeCount {
     /// True if this count is for `cube` (same instance, index and fixed cells).
     pub fn is_for(&self, cube: &Cube) -> bool {
-        cube.is(self.cube, self.cubes, &self.instance_sha256, &self.fixed)
+        self.id() == cube.id()
+    }
+
+    /// What names the cube this count is for.
+    pub fn id(&self) -> CubeId<'_> {
+        CubeId { index: self.cube, count: self.cubes, sha: &self.instance_sha256, fixed: &self.fixed }
     }
 }
 
@@ -178,19 +183,8 @@ pub fn sum(dir: &Path) -> Result<Summed, Error> {
             continue;
         }
         let count = read(&path, instance)?;
-        if count.cube != i + 1
-            || count.cubes != set.cubes.len()
-            || count.instance_sha256 != sha
-            || &count.fixed != fixed
-        {
-            return Err(Error::Mismatch(format!(
-                "{}: this count is for cube {} of {}, not for cube {} of this split",
-                path.display(),
-                count.cube,
-                count.cubes,
-                i + 1
-            )));
-        }
+        let expected = CubeId { index: i + 1, count: set.cubes.len(), sha: &sha, fixed };
+        expected.expect(&path, "count", count.id())?;
         if count.ended != Ended::Complete {
             summed.unfinished.push(i + 1);
             continue;

@@ -85,10 +85,9 @@ impl Cube {
         super::split::with_fixed(&self.instance.instance, &self.fixed)
     }
 
-    /// True when a file naming cube `index` of `count` cut from the instance
-    /// of SHA-256 `sha` with `fixed` cells speaks of this cube.
-    pub fn is(&self, index: usize, count: usize, sha: &str, fixed: &[Clue]) -> bool {
-        self.index == index && self.count == count && self.instance_sha256 == sha && self.fixed == fixed
+    /// What names this cube in the files written beside it.
+    pub fn id(&self) -> CubeId<'_> {
+        CubeId { index: self.index, count: self.count, sha: &self.instance_sha256, fixed: &self.fixed }
     }
 }
 
@@ -96,6 +95,41 @@ impl Cube {
 pub fn beside(cube_file: &Path, kind: &str) -> PathBuf {
     let stem = cube_file.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     cube_file.with_file_name(format!("{stem}.{kind}.json"))
+}
+
+/// What names one cube of one split in a file beside it: its number
+/// (1-based), the split's count of cubes, the original instance's SHA-256
+/// and the cube's fixed cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CubeId<'a> {
+    /// 1-based cube number.
+    pub index: usize,
+    /// Cubes of the split.
+    pub count: usize,
+    /// SHA-256 of the original instance.
+    pub sha: &'a str,
+    /// The cube's fixed cells.
+    pub fixed: &'a [Clue],
+}
+
+impl CubeId<'_> {
+    /// Refuses the `kind` file at `path` when it names `named` where this cube was expected.
+    ///
+    /// # Errors
+    /// A file of another cube, split or instance, named.
+    pub fn expect(&self, path: &Path, kind: &str, named: CubeId<'_>) -> Result<(), Error> {
+        if *self == named {
+            return Ok(());
+        }
+        Err(Error::Mismatch(format!(
+            "{}: this {kind} is for cube {} of {} of instance {}, not for cube {} of this split",
+            path.display(),
+            named.index,
+            named.count,
+            named.sha,
+            self.index
+        )))
+    }
 }
 
 /// The file listing each array task's cubes, inside a cube folder.

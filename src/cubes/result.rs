@@ -27,7 +27,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use super::file::{Cube, RawCell, cells_from_raw, embed, raw_cells, to_json};
+use super::file::{Cube, CubeId, RawCell, cells_from_raw, embed, raw_cells, to_json};
 use crate::error::Error;
 use crate::formats::{board_json, expect_format, field_error, parse_json, read_text};
 use crate::outcome::Status;
@@ -72,7 +72,12 @@ impl CubeResult {
 
     /// True if this result is for `cube` (same instance, index and fixed cells).
     pub fn is_for(&self, cube: &Cube) -> bool {
-        cube.is(self.cube, self.cubes, &self.instance_sha256, &self.fixed)
+        self.id() == cube.id()
+    }
+
+    /// What names the cube this result is for.
+    pub fn id(&self) -> CubeId<'_> {
+        CubeId { index: self.cube, count: self.cubes, sha: &self.instance_sha256, fixed: &self.fixed }
     }
 }
 
