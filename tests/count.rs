@@ -20,9 +20,10 @@ fn counted(args: &[&str]) -> serde_json::Value {
 /// The solutions and plain row-scan nodes of Brendan's 4×4, 5×5 and 6×6
 /// boards, as an independent scratch program counts them and (for the 6×6:
 /// 260 solutions, 65 up to turning the board, 69,284,103 nodes) as the field
-/// publishes them. Catches a candidate lost or let through (the solutions),
+/// publishes them, counted over the plain tree (`--plain`) by the bit-set
+/// scan (the default on these boards) and by the lists. Catches a candidate lost or let through (the solutions),
 /// any pruning beyond the plain scan's or a node counted twice (the nodes),
-/// and a symmetry class counted wrongly (the unique count).
+/// and a symmetry class counted wrongly (the unique count), in either engine.
 #[test]
 fn brendans_boards_count_as_the_field_counts_them() {
     for (file, solutions, unique, nodes) in [
@@ -30,10 +31,35 @@ fn brendans_boards_count_as_the_field_counts_them() {
         ("pieces_05x05.txt", 16, 4, 113_211),
         ("pieces_06x06.txt", 260, 65, 69_284_103),
     ] {
-        let c = counted(&["count", &brendan(file), "--json"]);
-        let got = (c["solutions"].as_u64(), c["unique"].as_u64(), c["nodes"].as_u64(), c["ended"].as_str());
-        assert_eq!(got, (Some(solutions), Some(unique), Some(nodes), Some("complete")), "{file}: {c}");
+        for (flags, engine) in [(&[][..], "bits-64"), (&["--lists"][..], "lists")] {
+            let c = counted(&[&["count", &brendan(file), "--plain", "--json"][..], flags].concat());
+            let got = (c["solutions"].as_u64(), c["unique"].as_u64(), c["nodes"].as_u64(), c["ended"].as_str());
+            assert_eq!(got, (Some(solutions), Some(unique), Some(nodes), Some("complete")), "{file}: {c}");
+            assert_eq!(c["engine"], engine, "{file}: {c}");
+        }
     }
+}
+
+/// The tree the count picks (a corner fixed on the squares, the board turned
+/// where that is smaller) counts what the plain tree counts, on every
+/// Brendan board up to 6×6 and his rectangles up to 8×4: catches a class
+/// counted short or twice, a turned board mapped back wrongly, or a variant
+/// that loses solutions.
+#[test]
+fn the_picked_tree_counts_what_the_plain_tree_counts() {
+    let mut turned = 0;
+    for name in
+        ["03x03", "04x03", "04x04", "05x03", "05x04", "05x05", "06x03", "06x04", "06x05", "06x06", "07x04", "08x04"]
+    {
+        let file = brendan(&format!("pieces_{name}.txt"));
+        let plain = counted(&["count", &file, "--plain", "--json"]);
+        let picked = counted(&["count", &file, "--json"]);
+        for field in ["solutions", "unique", "symmetries", "ended"] {
+            assert_eq!(plain[field], picked[field], "{name} {field}: {plain} against {picked}");
+        }
+        turned += usize::from(picked["tree"].as_str().unwrap().contains("turned"));
+    }
+    assert!(turned > 0, "no rectangle was counted turned");
 }
 
 /// One thread and two count the same solutions and nodes: catches a subtree
@@ -56,12 +82,12 @@ fn a_resumed_count_equals_an_unbroken_one() {
     let dir = scratch("count-resume");
     let progress = dir.join("progress.json");
     let (file, p) = (brendan("pieces_06x06.txt"), progress.to_str().unwrap());
-    let cut = run(&["count", &file, "--threads", "1", "--time-limit", "0.05", "--resume", p, "--json"]);
+    let cut = run(&["count", &file, "--plain", "--threads", "1", "--time-limit", "0.05", "--resume", p, "--json"]);
     assert_eq!(cut.status.code(), Some(1), "the 6x6 is not counted in 0.05 s: {}", text(&cut));
     let first: serde_json::Value = serde_json::from_slice(&cut.stdout).unwrap();
     assert_eq!(first["ended"], "time_limit");
     assert!(progress.exists(), "a count cut short keeps its progress");
-    let resumed = counted(&["count", &file, "--threads", "2", "--resume", p, "--json"]);
+    let resumed = counted(&["count", &file, "--plain", "--threads", "2", "--resume", p, "--json"]);
     let got = (resumed["solutions"].as_u64(), resumed["unique"].as_u64(), resumed["nodes"].as_u64());
     assert_eq!(got, (Some(260), Some(65), Some(69_284_103)), "{resumed}");
     std::fs::remove_dir_all(&dir).unwrap();
@@ -120,18 +146,25 @@ fn a_cube_folders_summed_count_equals_the_one_machine_count() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// `--limit 3` stops at three solutions, and `--save` writes each, every one
-/// a solution `verify` accepts: catches a limit run past, or a saved board
-/// that is not the one counted.
+/// `--limit 3` stops the plain tree at three solutions and the default one
+/// (a corner fixed) at its first class of four, and `--save` writes each,
+/// every one a solution `verify` accepts: catches a limit run past, or a
+/// saved board that is not the one counted (a turn of a class mapped wrongly).
 #[test]
 fn a_limited_count_saves_verified_solutions() {
     let dir = scratch("count-save");
     let saved = dir.join("solutions");
-    let c =
-        counted(&["count", &brendan("pieces_05x05.txt"), "--limit", "3", "--save", saved.to_str().unwrap(), "--json"]);
+    let (file, to) = (brendan("pieces_05x05.txt"), saved.to_str().unwrap());
+    let c = counted(&["count", &file, "--plain", "--limit", "3", "--save", to, "--json"]);
     assert_eq!((c["solutions"].as_u64(), c["ended"].as_str()), (Some(3), Some("limit")), "{c}");
     let boards: Vec<_> = std::fs::read_dir(&saved).unwrap().map(|e| e.unwrap().path()).collect();
     assert_eq!(boards.len(), 3, "{boards:?}");
+    // With a corner fixed, each board found stands for its class: the four turns are saved.
+    std::fs::remove_dir_all(&saved).unwrap();
+    let c = counted(&["count", &file, "--limit", "3", "--save", to, "--json"]);
+    assert_eq!((c["solutions"].as_u64(), c["unique"].as_u64()), (Some(4), Some(1)), "{c}");
+    let boards: Vec<_> = std::fs::read_dir(&saved).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(boards.len(), 4, "{boards:?}");
     for board in boards {
         let verify = run(&["verify", &brendan("pieces_05x05.txt"), board.to_str().unwrap()]);
         assert_eq!(verify.status.code(), Some(0), "{}", text(&verify));

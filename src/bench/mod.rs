@@ -4,6 +4,7 @@ pub mod chart;
 pub mod cliff;
 pub mod compare;
 pub mod completion;
+pub mod count_speed;
 pub mod dfs_speed;
 pub mod external;
 pub mod reach;

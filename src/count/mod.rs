@@ -9,9 +9,11 @@
 //! (`symmetry.rs`): a square board without clues has four boards per class,
 //! a rectangle without clues two, a clued board one.
 
+mod bits;
 mod plain;
 mod split;
 mod symmetry;
+mod tree;
 pub mod witness;
 
 use std::path::PathBuf;
@@ -22,7 +24,7 @@ use std::time::{Duration, Instant};
 use crate::error::Error;
 use crate::formats::board_json;
 use crate::formats::count_progress::{self, Progress, Subtree};
-use crate::puzzle::{Board, Instance};
+use crate::puzzle::{Board, Instance, Placement, Rotation};
 use crate::stop::Stop;
 use plain::Cand;
 
@@ -32,15 +34,18 @@ const REPORT_EVERY: Duration = Duration::from_secs(10);
 /// Random paths of the estimate a count makes of its tree before it starts (for its reports).
 const PROBES: u32 = 2000;
 
-/// Knuth's estimate of the nodes a count of `instance` visits, from
-/// `probes` random paths down its tree (seeded by `seed`): unbiased, and
-/// the more probes the closer; one with no path below the first cells is 0.
+/// Knuth's estimate of the nodes a count of `instance` visits (of the
+/// plain row scan's tree when `plain`, else of the tree the count picks),
+/// from `probes` random paths down it (seeded by `seed`): unbiased, and the
+/// more probes the closer; one with no path below the first cells is 0.
+/// Returns the estimate and the tree's description.
 ///
 /// # Errors
 /// A board too large for the count's tables.
-pub fn estimate(instance: &Instance, probes: u32, seed: u64) -> Result<f64, Error> {
-    let table = plain::Table::new(instance)?;
-    Ok(plain::estimate(&table, probes, &mut crate::rng::Rng::new(seed)))
+pub fn estimate(instance: &Instance, probes: u32, seed: u64, plain: bool) -> Result<(f64, String), Error> {
+    let tree = if plain { tree::Tree::plain(instance) } else { tree::Tree::smallest(instance)? };
+    let table = plain::Table::new(&tree.instance)?;
+    Ok((plain::estimate(&table, probes, &mut crate::rng::Rng::new(seed)), tree.describe()))
 }
 
 /// What a count may stop at, where it keeps its solutions and its progress.
@@ -59,6 +64,13 @@ pub struct Options {
     pub resume: Option<PathBuf>,
     /// Report the subtrees done on stderr every 10 s.
     pub progress: bool,
+    /// Count the field's plain row scan tree (from the top-left corner along
+    /// the width, nothing fixed), whose nodes the field publishes, instead of
+    /// the smallest variant (`tree.rs`).
+    pub plain: bool,
+    /// Read each cell's candidates from the lists one by one, skipping used
+    /// pieces, where the bit sets apply (the same tree and counts, slower: a reference).
+    pub lists: bool,
 }
 
 /// Why a count ended.
@@ -89,6 +101,12 @@ pub struct Count {
     pub nodes: u64,
     /// Wall-clock seconds, over every run of a resumed count.
     pub seconds: f64,
+    /// The tree walked: the plain row scan, or the variant the count picked
+    /// (the board turned, a corner piece fixed); `nodes` are that tree's.
+    pub tree: String,
+    /// The scan that counted the subtrees: `lists`, `bits-64` or `bits-128`
+    /// (the same tree: boards of at most 64 or 128 pieces get the bit sets).
+    pub engine: String,
     /// The tree's nodes as estimated before the count (Knuth's estimate, the count's reports read it).
     pub estimated_nodes: f64,
     /// Subtrees of the cut.
@@ -118,10 +136,14 @@ pub fn count(instance: &Instance, options: &Options, stop: &Stop) -> Result<Coun
 /// As [`count`].
 pub fn count_in(instance: &Instance, whole: &Instance, options: &Options, stop: &Stop) -> Result<Count, Error> {
     let start = Instant::now();
-    let table = plain::Table::new(instance)?;
-    if table.cells() < 2 {
+    if instance.grid.cells() < 2 {
         return Err(Error::Options("a count needs a board of two cells or more".to_owned()));
     }
+    if repeats_a_look(instance, whole) {
+        return Ok(Count { ended: Ended::Complete, ..nothing_counted(start) });
+    }
+    let tree = if options.plain { tree::Tree::plain(instance) } else { tree::Tree::smallest(instance)? };
+    let table = plain::Table::new(&tree.instance)?;
     if let Some(dir) = &options.save {
         std::fs::create_dir_all(dir).map_err(|source| Error::Io { path: dir.clone(), source })?;
     }
@@ -131,15 +153,17 @@ pub fn count_in(instance: &Instance, whole: &Instance, options: &Options, stop: 
     };
     let earlier = earlier_progress(instance, options, &cut)?;
     let estimated = plain::estimate(&table, PROBES, &mut crate::rng::Rng::new(1));
-    let mut tally = Tally::new(instance, symmetry::Symmetries::of(whole), options, &earlier, &run);
+    let mut tally = Tally::new(instance, &tree, symmetry::Symmetries::of(whole), options, &earlier, &run);
     tally.estimated = estimated;
     let deadline = options.time_limit.map(|t| start + Duration::from_secs_f64(t));
     let mut done = vec![false; cut.prefixes.len()];
     earlier.done.iter().for_each(|s| done[s.index] = true);
     let solution = |board: &[Cand]| tally.solution(board);
     let counted = |subtree: Subtree| tally.subtree_done(subtree);
+    let engine = split::Engine::new(&table, options.lists);
     let work = split::Work {
-        table: &table,
+        engine: &engine,
+        cells: table.cells(),
         cut: &cut,
         done: &done,
         stop: run.flag(),
@@ -148,7 +172,24 @@ pub fn count_in(instance: &Instance, whole: &Instance, options: &Options, stop: 
         counted: &counted,
     };
     let partial = tally.with_reports(start, || split::count(&work, options.threads))?;
-    Ok(tally.finish(start, partial, stop, deadline))
+    let finished = tally.finish(start, partial, stop, deadline);
+    Ok(Count { tree: tree.describe(), engine: engine.name().to_owned(), ..finished })
+}
+
+/// True when a cell `instance` fixes beyond `whole`'s clues (a cube's cell)
+/// holds its piece in a turn that shows what an earlier turn of the piece
+/// shows. The count places such a piece once, in its first turn of that look
+/// (`plain.rs`), so the boards of this cube are counted in the cube that
+/// fixes the earlier turn, and this one counts none: the cubes' counts then
+/// add up to the whole board's.
+fn repeats_a_look(instance: &Instance, whole: &Instance) -> bool {
+    let fixed = instance.clues.iter().filter(|c| !whole.clues.contains(c));
+    fixed.into_iter().any(|c| {
+        let piece = &instance.pieces[c.placement.piece];
+        let shown = piece.rotated(c.placement.rotation);
+        let earlier = &Rotation::ALL[..usize::from(c.placement.rotation.turns())];
+        earlier.iter().any(|&turn| piece.rotated(turn) == shown)
+    })
 }
 
 /// A count stopped before its cut was made.
@@ -160,6 +201,8 @@ fn nothing_counted(start: Instant) -> Count {
         symmetries: 1,
         nodes: 0,
         seconds,
+        tree: String::new(),
+        engine: String::new(),
         estimated_nodes: 0.0,
         subtrees: 0,
         subtrees_done: 0,
@@ -190,6 +233,8 @@ fn earlier_progress(instance: &Instance, options: &Options, cut: &split::Cut) ->
 /// progress; solutions and finished subtrees are rare, so a lock is cheap.
 struct Tally<'a> {
     instance: &'a Instance,
+    /// The tree the scan walks: its boards map back to `instance`'s.
+    tree: &'a tree::Tree,
     options: &'a Options,
     symmetries: symmetry::Symmetries,
     run: &'a Stop,
@@ -211,6 +256,7 @@ struct State {
 impl<'a> Tally<'a> {
     fn new(
         instance: &'a Instance,
+        tree: &'a tree::Tree,
         symmetries: symmetry::Symmetries,
         options: &'a Options,
         earlier: &Progress,
@@ -220,6 +266,7 @@ impl<'a> Tally<'a> {
         let state = State { progress: earlier.clone(), solutions, failed: None };
         Tally {
             instance,
+            tree,
             options,
             symmetries,
             run,
@@ -233,34 +280,55 @@ impl<'a> Tally<'a> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Checks one full board and counts it: whether it is the least of its
-    /// class, or `None` (the count ends) past the limit or on an error.
-    fn solution(&self, board: &[Cand]) -> Option<bool> {
-        let placements = plain::placements(board);
-        let mut board = Board { grid: self.instance.grid, cells: placements.iter().copied().map(Some).collect() };
-        crate::fault::inject("count", Some(&mut board));
-        let report = crate::check::check(self.instance, &board);
+    /// Checks one full board of the tree and counts it, with its class when
+    /// it stands for it: the boards and classes it adds, or `None` (the count
+    /// ends) past the limit or on an error.
+    fn solution(&self, board: &[Cand]) -> Option<split::Found> {
+        let placements = self.tree.back(&plain::placements(board));
+        let (boards, found) = if self.tree.one_per_class() {
+            let images = self.symmetries.images(self.instance.grid, &placements);
+            (images, split::Found { boards: self.symmetries.order() as u64, classes: 1 })
+        } else {
+            let least = self.symmetries.is_least(self.instance, &placements);
+            (vec![placements], split::Found { boards: 1, classes: u64::from(least) })
+        };
+        let checked: Result<Vec<Board>, Error> = boards.into_iter().map(|b| self.checked(b)).collect();
         let mut state = self.lock();
-        if !report.is_solution() {
-            state.failed = Some(Error::Rejected(format!("the count's board failed the checker: {report}")));
-            self.run.raise();
-            return None;
-        }
+        let boards = match checked {
+            Ok(boards) => boards,
+            Err(error) => {
+                state.failed = Some(error);
+                self.run.raise();
+                return None;
+            }
+        };
         if self.options.limit.is_some_and(|k| state.solutions >= k) {
             return None;
         }
-        state.solutions += 1;
+        state.solutions += found.boards;
         if self.options.limit.is_some_and(|k| state.solutions >= k) {
             self.enough.store(true, Ordering::Relaxed);
             self.run.raise();
         }
         drop(state);
-        if let Err(error) = self.save(&board) {
+        if let Err(error) = boards.iter().try_for_each(|b| self.save(b)) {
             self.lock().failed = Some(error);
             self.run.raise();
             return None;
         }
-        Some(self.symmetries.is_least(self.instance, &placements))
+        Some(found)
+    }
+
+    /// The board of `placements`, once the checker has passed it.
+    fn checked(&self, placements: Vec<Placement>) -> Result<Board, Error> {
+        let mut board = Board { grid: self.instance.grid, cells: placements.into_iter().map(Some).collect() };
+        crate::fault::inject("count", Some(&mut board));
+        let report = crate::check::check(self.instance, &board);
+        if report.is_solution() {
+            Ok(board)
+        } else {
+            Err(Error::Rejected(format!("the count's board failed the checker: {report}")))
+        }
     }
 
     /// Writes `board` to the save folder, if there is one, named by its
@@ -348,6 +416,8 @@ impl<'a> Tally<'a> {
             symmetries: self.symmetries.order(),
             nodes: p.above + sum(|s| s.nodes) + partial.nodes,
             seconds: p.seconds + start.elapsed().as_secs_f64(),
+            tree: String::new(),
+            engine: String::new(),
             estimated_nodes: self.estimated,
             subtrees: p.subtrees,
             subtrees_done: p.done.len(),
@@ -367,17 +437,50 @@ mod tests {
     use super::*;
 
     /// A planted board without clues counts its own solution's four turns
-    /// (at least), one class for them, and a limit of one stops at one:
-    /// catches a count that loses the planted board or runs past its limit.
+    /// (at least), one class for them, the same on the plain tree and on the
+    /// one with a corner fixed; a limit of one stops the plain tree at one
+    /// board and the other at its first class: catches a count that loses
+    /// the planted board, a class counted short, or a count run past its limit.
     #[test]
     fn a_planted_board_counts_its_own_solution_and_a_limit_stops_it() {
         let planted = crate::generate::planted(&crate::generate::PlantedSpec::square(4, 2, 3, 3)).unwrap();
         let instance = Instance { clues: Vec::new(), ..planted.instance };
         let all = count(&instance, &Options::default(), &Stop::new()).unwrap();
+        assert!(all.tree.contains("corner piece"), "{all:?}");
         assert_eq!(all.ended, Ended::Complete);
         assert!(all.solutions >= 4 && all.unique >= 1 && all.solutions == 4 * all.unique, "{all:?}");
-        let one = count(&instance, &Options { limit: Some(1), ..Options::default() }, &Stop::new()).unwrap();
+        let plain = Options { plain: true, ..Options::default() };
+        let same = count(&instance, &plain, &Stop::new()).unwrap();
+        assert_eq!((same.solutions, same.unique), (all.solutions, all.unique));
+        let one = count(&instance, &Options { limit: Some(1), ..plain }, &Stop::new()).unwrap();
         assert_eq!((one.solutions, one.ended), (1, Ended::Limit));
+        let class = count(&instance, &Options { limit: Some(1), ..Options::default() }, &Stop::new()).unwrap();
+        assert_eq!((class.solutions, class.unique, class.ended), (4, 1, Ended::Limit));
+    }
+
+    /// A 3×3 board whose centre piece shows one colour all round, cut into
+    /// cubes some of which fix the centre (in each of its four turns): the
+    /// cubes' counts add up to the whole board's (24 × 24 boards, the centre
+    /// placed once). Catches a cube that counts again the boards of a turn
+    /// that looks like an earlier one.
+    #[test]
+    fn cubes_fixing_a_symmetric_piece_add_up_to_the_whole_count() {
+        use crate::puzzle::{Grid, Piece};
+        let (corner, edge, centre) = (Piece([0, 1, 1, 0]), Piece([0, 1, 5, 1]), Piece([5, 5, 5, 5]));
+        let pieces = [vec![corner; 4], vec![edge; 4], vec![centre]].concat();
+        let whole = Instance { grid: Grid::new(3usize, 3).unwrap(), pieces, clues: Vec::new() };
+        let options = Options { threads: 1, ..Options::default() };
+        let alone = count(&whole, &options, &Stop::new()).unwrap();
+        assert_eq!(alone.solutions, 24 * 24);
+        let split = crate::cubes::split::split(&whole, crate::search::Order::RowScan, 200).unwrap();
+        assert!(split.cubes.iter().any(|c| c.iter().any(|f| f.cell == 4 && f.placement.rotation.turns() == 3)));
+        let (mut solutions, mut unique) = (0, 0);
+        for i in 0..split.cubes.len() {
+            let part = count_in(&split.sub_instance(&whole, i), &whole, &options, &Stop::new()).unwrap();
+            assert_eq!(part.ended, Ended::Complete);
+            (solutions, unique) = (solutions + part.solutions, unique + part.unique);
+        }
+        assert_eq!((solutions, unique), (alone.solutions, alone.unique));
     }
 
     /// A board with no solution (one piece shows a colour no other has) counts 0, completely.

@@ -25,10 +25,10 @@ const MAX_HEADS: usize = 1 << 26;
 /// One candidate of a cell: the piece, its turn, and the colours it shows east and south.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Cand {
-    piece: u16,
-    turns: u8,
-    east: Colour,
-    south: Colour,
+    pub(super) piece: u16,
+    pub(super) turns: u8,
+    pub(super) east: Colour,
+    pub(super) south: Colour,
 }
 
 /// Every cell's candidates, keyed by the colours its north and west neighbours show.
@@ -98,14 +98,52 @@ impl Table {
         self.cells
     }
 
-    /// The candidate range of the cell at `depth`, from the colours its
-    /// placed north and west neighbours show in `chosen` (the grey cell past
-    /// the last for a rim side).
+    /// Pieces of the board.
+    pub(super) fn pieces(&self) -> usize {
+        self.pieces
+    }
+
+    /// List heads: one per cell and key.
+    pub(super) fn heads(&self) -> usize {
+        self.starts.len() - 1
+    }
+
+    /// The candidates of list `head`.
+    pub(super) fn list(&self, head: usize) -> &[Cand] {
+        &self.cands[self.starts[head] as usize..self.starts[head + 1] as usize]
+    }
+
+    /// The list of the cell at `depth`, from the colours its placed north
+    /// and west neighbours show in `chosen` (the grey cell past the last
+    /// for a rim side).
     #[inline(always)]
-    fn open(&self, chosen: &[Cand], depth: usize) -> (u32, u32) {
+    pub(super) fn head(&self, chosen: &[Cand], depth: usize) -> usize {
         let north = chosen[self.north[depth] as usize].south;
         let west = chosen[self.west[depth] as usize].east;
-        let at = (depth * self.keys + usize::from(north)) * self.keys + usize::from(west);
+        (depth * self.keys + usize::from(north)) * self.keys + usize::from(west)
+    }
+
+    /// [`Table::head`] without bounds checks.
+    ///
+    /// # Safety
+    /// `depth` < the cells, and `chosen` holds one entry more than the cells
+    /// (as [`placed`] makes it), each showing colours of this table's pieces.
+    /// Then the north and west sources (built below the cells, or the grey
+    /// entry past them) lie inside `chosen`, and the colours below `keys`.
+    #[inline(always)]
+    pub(super) unsafe fn head_unchecked(&self, chosen: &[Cand], depth: usize) -> usize {
+        // SAFETY: as the caller promised (see above).
+        unsafe {
+            let north = chosen.get_unchecked(*self.north.get_unchecked(depth) as usize).south;
+            let west = chosen.get_unchecked(*self.west.get_unchecked(depth) as usize).east;
+            (depth * self.keys + usize::from(north)) * self.keys + usize::from(west)
+        }
+    }
+
+    /// The candidate range of the cell at `depth` (see [`Table::head`]).
+    #[inline(always)]
+    fn open(&self, chosen: &[Cand], depth: usize) -> (u32, u32) {
+        let at = self.head(chosen, depth);
         (self.starts[at], self.starts[at + 1])
     }
 }
@@ -246,13 +284,18 @@ impl Scan {
     /// A scan with `prefix` placed on the first cells.
     fn at(table: &Table, prefix: &[Cand]) -> Scan {
         let cells = table.cells;
-        // One more than the cells: the grey cell the rim's cells read (see `Table::north`).
-        let mut chosen = vec![Cand { piece: 0, turns: 0, east: GREY, south: GREY }; cells + 1];
-        chosen[..prefix.len()].copy_from_slice(prefix);
         let mut used = vec![false; table.pieces];
         prefix.iter().for_each(|c| used[usize::from(c.piece)] = true);
-        Scan { pos: vec![0; cells], end: vec![0; cells], chosen, used }
+        Scan { pos: vec![0; cells], end: vec![0; cells], chosen: placed(prefix, cells), used }
     }
+}
+
+/// The placements of a scan of `cells` cells with `prefix` on the first:
+/// one more than the cells, the last the grey cell the rim's cells read (see `Table::north`).
+pub(super) fn placed(prefix: &[Cand], cells: usize) -> Vec<Cand> {
+    let mut chosen = vec![Cand { piece: 0, turns: 0, east: GREY, south: GREY }; cells + 1];
+    chosen[..prefix.len()].copy_from_slice(prefix);
+    chosen
 }
 
 /// Knuth's estimate of the tree's size: `probes` random paths from the root,

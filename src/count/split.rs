@@ -10,6 +10,7 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
+use super::bits;
 use super::plain::{self, Cand, End, Table};
 use crate::formats::count_progress::Subtree;
 
@@ -47,19 +48,74 @@ impl Cut {
     }
 }
 
-/// What each thread reads: the table, the cut, which subtrees are done already, the limits.
+/// The scan that counts the subtrees: on bit sets where the board's pieces
+/// fit in a mask, else on the plain scan's lists; the same tree either way.
+pub(crate) enum Engine<'a> {
+    Lists(&'a Table),
+    Bits64(bits::Table<'a, u64>),
+    Bits128(bits::Table<'a, u128>),
+}
+
+impl<'a> Engine<'a> {
+    /// The fastest scan of `table`'s tree, or the lists when `lists`.
+    pub(crate) fn new(table: &'a Table, lists: bool) -> Engine<'a> {
+        if lists {
+            return Engine::Lists(table);
+        }
+        if let Some(narrow) = bits::Table::of(table) {
+            return Engine::Bits64(narrow);
+        }
+        bits::Table::of(table).map_or(Engine::Lists(table), Engine::Bits128)
+    }
+
+    /// Its name in a count's report.
+    pub(crate) fn name(&self) -> &'static str {
+        match self {
+            Engine::Lists(_) => "lists",
+            Engine::Bits64(_) => "bits-64",
+            Engine::Bits128(_) => "bits-128",
+        }
+    }
+
+    /// [`plain::scan`] by this engine.
+    fn scan(
+        &self,
+        prefix: &[Cand],
+        until: usize,
+        stop: &AtomicBool,
+        deadline: Option<Instant>,
+        visit: &mut dyn FnMut(&[Cand]) -> bool,
+    ) -> (End, u64) {
+        match self {
+            Engine::Lists(table) => plain::scan(table, prefix, until, stop, deadline, visit),
+            Engine::Bits64(table) => bits::scan(table, prefix, until, stop, deadline, visit),
+            Engine::Bits128(table) => bits::scan(table, prefix, until, stop, deadline, visit),
+        }
+    }
+}
+
+/// What each thread reads: the engine, the cut, which subtrees are done already, the limits.
 pub(crate) struct Work<'a> {
-    pub(crate) table: &'a Table,
+    pub(crate) engine: &'a Engine<'a>,
+    pub(crate) cells: usize,
     pub(crate) cut: &'a Cut,
     /// Subtrees counted by an earlier run (skipped).
     pub(crate) done: &'a [bool],
     pub(crate) stop: &'a AtomicBool,
     pub(crate) deadline: Option<Instant>,
-    /// Called with each full board; returns whether it is the least of its
-    /// class, or `None` to end the count (the limit reached, or an error kept by the caller).
-    pub(crate) solution: &'a (dyn Fn(&[Cand]) -> Option<bool> + Sync),
+    /// Called with each full board; returns the boards and classes it
+    /// counts for, or `None` to end the count (the limit reached, or an error kept by the caller).
+    pub(crate) solution: &'a (dyn Fn(&[Cand]) -> Option<Found> + Sync),
     /// Called with each subtree counted whole.
     pub(crate) counted: &'a (dyn Fn(Subtree) + Sync),
+}
+
+/// What one full board of the tree counts for: itself (and whether it is
+/// the least of its class), or, with a corner piece fixed, its whole class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Found {
+    pub(crate) boards: u64,
+    pub(crate) classes: u64,
 }
 
 /// What the threads counted in subtrees they did not finish (lower bounds, never saved as done).
@@ -115,14 +171,13 @@ fn claim_and_count(work: &Work, next: &AtomicUsize) -> Partial {
 fn count_subtree(work: &Work, index: usize, prefix: &[Cand]) -> (End, Subtree) {
     let (mut solutions, mut unique) = (0, 0);
     let mut visit = |board: &[Cand]| match (work.solution)(board) {
-        Some(least) => {
-            solutions += 1;
-            unique += u64::from(least);
+        Some(found) => {
+            solutions += found.boards;
+            unique += found.classes;
             true
         }
         None => false,
     };
-    let cells = work.table.cells();
-    let (end, nodes) = plain::scan(work.table, prefix, cells, work.stop, work.deadline, &mut visit);
+    let (end, nodes) = work.engine.scan(prefix, work.cells, work.stop, work.deadline, &mut visit);
     (end, Subtree { index, solutions, unique, nodes })
 }

@@ -30,6 +30,13 @@ impl Symmetries {
         1 + self.turns.len()
     }
 
+    /// Every image of `placements` (a full board on `grid`) under the
+    /// symmetries, the board itself first.
+    pub(crate) fn images(&self, grid: Grid, placements: &[Placement]) -> Vec<Vec<Placement>> {
+        let turns = std::iter::once(0).chain(self.turns.iter().copied());
+        turns.map(|t| turned(grid, placements, t).1).collect()
+    }
+
     /// True when `placements` (a full board of `instance`, cell by cell) is the least of its images.
     pub(crate) fn is_least(&self, instance: &Instance, placements: &[Placement]) -> bool {
         let own = key(instance, placements);
@@ -51,7 +58,7 @@ fn key(instance: &Instance, placements: &[Placement]) -> Vec<(usize, u8)> {
 }
 
 /// The board turned clockwise by `quarter_turns`: its grid and placements cell by cell.
-fn turned(grid: Grid, placements: &[Placement], quarter_turns: u8) -> (Grid, Vec<Placement>) {
+pub(super) fn turned(grid: Grid, placements: &[Placement], quarter_turns: u8) -> (Grid, Vec<Placement>) {
     let (mut grid, mut cells) = (grid, placements.to_vec());
     for _ in 0..quarter_turns {
         (grid, cells) = turned_once(grid, &cells);
@@ -62,15 +69,27 @@ fn turned(grid: Grid, placements: &[Placement], quarter_turns: u8) -> (Grid, Vec
 /// One clockwise quarter turn: cell (row, col) of an h-row board goes to
 /// (col, h − 1 − row) of the turned one, w rows high, and every piece turns with it.
 fn turned_once(grid: Grid, cells: &[Placement]) -> (Grid, Vec<Placement>) {
-    let turned_grid = Grid { width: grid.height, height: grid.width };
     let mut out = cells.to_vec();
-    for (cell, placement) in cells.iter().enumerate() {
-        let (row, col) = grid.row_col(cell);
-        let to = turned_grid.cell(col, grid.height - 1 - row);
-        let turns = (placement.rotation.turns() + 1) % 4;
-        out[to] = Placement { piece: placement.piece, rotation: Rotation::ALL[usize::from(turns)] };
+    for (cell, &placement) in cells.iter().enumerate() {
+        out[turn_cell(grid, cell)] = turn_placement(placement);
     }
-    (turned_grid, out)
+    (turned_grid(grid), out)
+}
+
+/// The grid of a board of `grid` turned a quarter: its width and height swapped.
+pub(super) fn turned_grid(grid: Grid) -> Grid {
+    Grid { width: grid.height, height: grid.width }
+}
+
+/// Where `cell` of a board of `grid` goes when the board turns a quarter clockwise (see [`turned_once`]).
+pub(super) fn turn_cell(grid: Grid, cell: usize) -> usize {
+    let (row, col) = grid.row_col(cell);
+    turned_grid(grid).cell(col, grid.height - 1 - row)
+}
+
+/// A placement turned a quarter clockwise with its board.
+pub(super) fn turn_placement(p: Placement) -> Placement {
+    Placement { piece: p.piece, rotation: Rotation::ALL[usize::from((p.rotation.turns() + 1) % 4)] }
 }
 
 #[cfg(test)]

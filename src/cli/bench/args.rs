@@ -42,6 +42,8 @@ pub(crate) enum BenchCommand {
     Replay(ReplayArgs),
     /// Total placements per second of the score walks and the exact search at several thread counts.
     Threads(ThreadsArgs),
+    /// The count's nodes per second by engine (bit sets, lists) and thread count, on the same boards.
+    CountSpeed(CountSpeedArgs),
 }
 
 /// Which boards of `bench score` and `bench completion` to run.
@@ -130,6 +132,22 @@ pub(crate) struct ThreadsArgs {
     pub(super) data: PathBuf,
     /// The JSON record to write.
     #[arg(long, default_value = "results/threads/threads.json")]
+    pub(super) out: PathBuf,
+}
+
+#[derive(Args)]
+pub(crate) struct CountSpeedArgs {
+    /// Boards to count (default: Brendan's 7×7 and 8×5).
+    #[arg(default_values_t = bench::count_speed::default_instances())]
+    pub(super) instances: Vec<String>,
+    /// Thread counts to run, each in turn.
+    #[arg(long, value_delimiter = ',', default_value = "1,2", value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub(super) threads: Vec<u32>,
+    /// Seconds each count may run (a count cut short is timed over what it did).
+    #[arg(long, default_value_t = 30.0, value_parser = seconds)]
+    pub(super) seconds: f64,
+    /// The JSON record to write.
+    #[arg(long, default_value = "results/counts/speed.json")]
     pub(super) out: PathBuf,
 }
 

@@ -64,6 +64,13 @@ pub(crate) fn run(command: BenchCommand) -> Result<ExitCode> {
             write_out(&args.out, &bench::threads::run(&instance, &counts, args.seconds, &stop()?)?.to_json())?;
             Ok(ExitCode::SUCCESS)
         }
+        BenchCommand::CountSpeed(args) => {
+            let instances: Vec<PathBuf> = args.instances.iter().map(PathBuf::from).collect();
+            let threads: Vec<usize> = args.threads.iter().map(|&t| t as usize).collect();
+            let record = bench::count_speed::run(&instances, &threads, args.seconds, &stop()?)?;
+            write_out(&args.out, &record.to_json())?;
+            Ok(ExitCode::SUCCESS)
+        }
         BenchCommand::FluxPrune(args) => {
             let record = bench::dfs_speed::flux_prune(&[8, 9, 10], &[1, 2, 3], args.fill, args.seconds, &stop()?)?;
             write_out(&args.out, &record.to_json())?;
