@@ -24,8 +24,9 @@ use crate::error::Error;
 use crate::puzzle::{Clue, GREY, Instance, Placement, Rotation, Side};
 use crate::rng::Rng;
 
-/// Random paths per variant when the count picks its tree.
-const PROBES: u32 = 1000;
+/// Random paths per variant when the count picks its tree (a few per cent of
+/// a second each on an 8×8; fewer let the estimate's heavy tail pick wrongly).
+const PROBES: u32 = 4000;
 
 /// One tree a count may walk: the instance its scan counts, and how its boards map to the board's.
 #[derive(Clone, Debug)]
