@@ -35,8 +35,11 @@ record() { # board file command-args... ; appends the count's record, or the est
   local board=$1 file=$2
   shift 2
   done_already "$board" && return 0
-  local estimate seconds
-  estimate=$("$bin" count "$file" "$@" --estimate 2000 | awk '/^estimate:/ { print $2 }')
+  local estimated estimate tree seconds
+  # 20,000 paths: the estimate's error has a heavy tail (docs/COUNT.md), and they take a second.
+  estimated=$("$bin" count "$file" "$@" --estimate 20000)
+  estimate=$(awk '/^estimate:/ { print $2 }' <<<"$estimated")
+  tree=$(sed -n 's/^estimate: .* down the tree: \(.*\))$/\1/p' <<<"$estimated")
   seconds=$(python3 -c "print(float('$estimate') / $rate)")
   if python3 -c "import sys; sys.exit(0 if $seconds <= $hours * 3600 else 1)"; then
     echo "count $board (estimated $(printf '%.3g' "$seconds") s)" >&2
@@ -51,12 +54,12 @@ print(json.dumps(row))
 PY
   else
     echo "estimate only: $board ($(printf '%.3g' "$seconds") s on $threads threads)" >&2
-    python3 - "$board" "$file" "$commit" "$host" "$estimate" "$rate" "$threads" >>"$runs" <<'PY'
+    python3 - "$board" "$file" "$commit" "$host" "$estimate" "$rate" "$threads" "$tree" >>"$runs" <<'PY'
 import json, sys
-board, file, commit, host, estimate, rate, threads = sys.argv[1:]
+board, file, commit, host, estimate, rate, threads, tree = sys.argv[1:]
 per_core = float(rate) / int(threads)
-print(json.dumps({"board": board, "file": file, "command": f"edgematch count {file} --estimate 2000", "commit": commit,
-                  "machine": host, "estimated_nodes": float(estimate), "ended": "out_of_reach",
+print(json.dumps({"board": board, "file": file, "command": f"edgematch count {file} --estimate 20000", "commit": commit,
+                  "machine": host, "estimated_nodes": float(estimate), "tree": tree, "ended": "out_of_reach",
                   "projected_hours_on_64_cores": float(estimate) / (per_core * 64) / 3600}))
 PY
   fi
