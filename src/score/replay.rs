@@ -111,17 +111,23 @@ mod tests {
     use super::*;
     use crate::generate::{PlantedSpec, planted};
 
-    /// Two seconds of a walk on a planted 13×13 of 5 + 17 colours, offered at once (the whole
-    /// stream in the first poll): the worker completes fewer boards than were
-    /// offered, and the deepest depth offered fares at least as well as the
-    /// stream as a whole. Catches a replay that offers nothing, or a hand-off
-    /// that hands the worker boards in the order they came.
+    /// Two seconds of a walk on a planted 13×13 of 5 + 17 colours, offered at once and
+    /// shallowest first, to a worker that gives each completion a fifth of a second: the
+    /// worker may take the first (shallow) board before the rest arrive, but from then on
+    /// it must take the deepest ones, so it completes fewer boards than were offered and
+    /// the deepest depth offered fares at least as well as the stream as a whole. Catches
+    /// a replay that offers nothing, or a hand-off that hands the worker boards in the
+    /// order they came.
     #[test]
     fn a_stream_offered_too_fast_is_completed_deepest_first() {
         let p = planted(&PlantedSpec::square(13, 5, 17, 1)).unwrap();
         let stop = Stop::new();
-        let recording = record(&p.instance, 2.0, 1, &stop).unwrap();
+        let mut recording = record(&p.instance, 2.0, 1, &stop).unwrap();
         assert!(recording.offers.len() > 100, "{} offers", recording.offers.len());
+        let placed = |o: &Offer| o.board.cells.iter().filter(|c| c.is_some()).count();
+        recording.offers.sort_by_key(placed);
+        recording.offers.iter_mut().for_each(|o| o.at = 0.0);
+        recording.completion.seconds = 0.2;
         let done = replay(&p.instance, &recording, 1e6, 2.0, &stop).unwrap();
         let rows = shares(&done.stats);
         let offered: u64 = rows.iter().map(|r| r.1).sum();
