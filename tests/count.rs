@@ -114,36 +114,42 @@ fn the_scan_and_cadical_agree_on_brendans_small_boards() {
     }
 }
 
-/// Brendan's 5×5 split into cubes, each cube counted, and the counts summed
-/// by `collect --counts`: the one-machine figures (16 solutions, 4 up to
-/// turning the board), and no total while a cube is missing. Catches a cube
-/// counted up to its own (clued) symmetry instead of the board's, and a sum
-/// reported over a missing cube.
+/// Brendan's 5×5 split into cubes, plainly and with the count's corner
+/// piece fixed (`--fix-corner`: a quarter of the tree), each cube counted,
+/// and the counts summed by `collect --counts`: the one-machine figures (16
+/// solutions, 4 up to turning the board) both ways, and no total while a cube
+/// is missing. Catches a cube counted up to its own (clued) symmetry instead
+/// of the board's, a fixed-corner cube counted once instead of with its
+/// turns, and a sum reported over a missing cube.
 #[test]
 fn a_cube_folders_summed_count_equals_the_one_machine_count() {
-    let dir = scratch("count-cubes");
-    let cubes = dir.join("cubes");
-    let file = brendan("pieces_05x05.txt");
-    let out = run(&["split", &file, "--cubes", "6", "--out", cubes.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
-    let mut files: Vec<_> = std::fs::read_dir(&cubes)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.file_name().unwrap().to_str().unwrap().starts_with("cube-"))
-        .collect();
-    files.sort();
-    assert!(files.len() >= 6, "{files:?}");
-    for (k, cube) in files.iter().enumerate() {
+    for fix_corner in [&[][..], &["--fix-corner"][..]] {
+        let dir = scratch(&format!("count-cubes{}", fix_corner.len()));
+        let cubes = dir.join("cubes");
+        let file = brendan("pieces_05x05.txt");
+        let out = run(&[&["split", &file, "--cubes", "6", "--out", cubes.to_str().unwrap()], fix_corner].concat());
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+        let mut files: Vec<_> = std::fs::read_dir(&cubes)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.file_name().unwrap().to_str().unwrap().starts_with("cube-"))
+            .collect();
+        files.sort();
+        assert!(files.len() >= 6, "{files:?}");
+        let marked = std::fs::read_to_string(&files[0]).unwrap().contains("\"one_per_class\": true");
+        assert_eq!(marked, !fix_corner.is_empty());
+        for (k, cube) in files.iter().enumerate() {
+            let collected = run(&["collect", cubes.to_str().unwrap(), "--counts"]);
+            assert_eq!(collected.status.code(), Some(1), "no total before cube {}: {}", k + 1, text(&collected));
+            let counted = run(&["count", cube.to_str().unwrap(), "--threads", "1"]);
+            assert_eq!(counted.status.code(), Some(0), "{}", text(&counted));
+        }
         let collected = run(&["collect", cubes.to_str().unwrap(), "--counts"]);
-        assert_eq!(collected.status.code(), Some(1), "no total before cube {}: {}", k + 1, text(&collected));
-        let counted = run(&["count", cube.to_str().unwrap(), "--threads", "1"]);
-        assert_eq!(counted.status.code(), Some(0), "{}", text(&counted));
+        assert_eq!(collected.status.code(), Some(0), "{}", text(&collected));
+        let all = text(&collected);
+        assert!(all.contains("solutions: 16 (exact)") && all.contains("unique: 4\n"), "{fix_corner:?}: {all}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
-    let collected = run(&["collect", cubes.to_str().unwrap(), "--counts"]);
-    assert_eq!(collected.status.code(), Some(0), "{}", text(&collected));
-    let all = text(&collected);
-    assert!(all.contains("solutions: 16 (exact)") && all.contains("unique: 4\n"), "{all}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// `--limit 3` stops the plain tree at three solutions and the default one
@@ -191,7 +197,8 @@ fn a_corrupted_count_board_exits_3() {
     panic!("build the tests with --features fault-injection: {}", text(&output));
 }
 
-/// A missing file and a malformed one get `solve`'s errors, naming the file, with exit 2.
+/// A missing file and a malformed one get `solve`'s errors, naming the file, with exit 2; `split
+/// --fix-corner` of a rectangle is refused naming the flag, with no folder written.
 #[test]
 fn bad_input_gets_a_clear_error() {
     let dir = scratch("count-bad");
@@ -202,5 +209,10 @@ fn bad_input_gets_a_clear_error() {
         assert_eq!(output.status.code(), Some(2), "{}", text(&output));
         assert!(text(&output).contains(path.file_name().unwrap().to_str().unwrap()), "{}", text(&output));
     }
+    let out = dir.join("cubes");
+    let rectangle =
+        run(&["split", &brendan("pieces_06x05.txt"), "--cubes", "4", "--fix-corner", "--out", out.to_str().unwrap()]);
+    assert_eq!(rectangle.status.code(), Some(2), "{}", text(&rectangle));
+    assert!(text(&rectangle).contains("--fix-corner") && !out.exists(), "{}", text(&rectangle));
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -83,8 +83,11 @@ pub(crate) fn run(args: CountArgs) -> Result<ExitCode> {
         println!("estimate: {nodes:.4e} nodes ({probes} random paths down the tree: {tree})");
         return Ok(ExitCode::SUCCESS);
     }
-    let whole = cube.as_ref().map_or(&loaded.instance, |c| &c.instance.instance);
-    let counted = match count::count_in(&loaded.instance, whole, &options(&args), &stop) {
+    let part = match &cube {
+        Some(cube) => count::Part { whole: &cube.instance.instance, one_per_class: cube.one_per_class },
+        None => count::Part::whole(&loaded.instance),
+    };
+    let counted = match count::count_in(&loaded.instance, part, &options(&args), &stop) {
         Ok(counted) => counted,
         Err(Error::Rejected(why)) => {
             eprintln!("edgematch: {why}; this is a bug");

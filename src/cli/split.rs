@@ -7,7 +7,7 @@ use anyhow::Result;
 use clap::Args;
 use edgematch::cubes::{self, Balanced, CubeSet, Split, Target, file};
 use edgematch::formats::instance_json::InstanceFile;
-use edgematch::puzzle::Instance;
+use edgematch::puzzle::{Clue, Instance};
 use edgematch::search::Order;
 
 use super::args::{InstanceSourceArgs, cores};
@@ -50,6 +50,20 @@ pub(crate) struct SplitArgs {
     /// core). The cubes, estimates and tasks are the same for any count.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     threads: Option<u32>,
+    /// For counting a square board without clues: fix in every cube's
+    /// top-left cell the corner piece `count` fixes. Each board of the cubes
+    /// is then the one of its four turns with that piece there, so the cubes
+    /// hold a quarter of the tree, and `count` counts each board found with
+    /// its three turns (the cube files say `one_per_class`). Solving the
+    /// cubes gives the same verdict: a board with a solution has one with
+    /// that corner.
+    #[arg(long)]
+    fix_corner: bool,
+}
+
+/// The corner piece `count` fixes on `instance`, for `--fix-corner`.
+fn fixed_corner(instance: &Instance) -> Result<Clue> {
+    edgematch::count::fixed_corner(instance).map_err(|e| anyhow::anyhow!("--fix-corner: {e}"))
 }
 
 /// How many times `--cubes` a balanced split may grow to.
@@ -58,7 +72,9 @@ const BALANCE_GROWTH: usize = 16;
 pub(crate) fn run(args: SplitArgs) -> Result<ExitCode> {
     let loaded = args.source.load(&args.instance)?;
     println!("{}", describe(&args.instance, &loaded));
-    let mut split = cubes::split(&loaded.instance, args.order, args.cubes as usize)?;
+    let corner = if args.fix_corner { Some(fixed_corner(&loaded.instance)?) } else { None };
+    let base = corner.map_or_else(|| loaded.instance.clone(), |c| cubes::split::with_fixed(&loaded.instance, &[c]));
+    let mut split = cubes::split(&base, args.order, args.cubes as usize)?;
     let (mut estimates, mut tasks) = (Vec::new(), Vec::new());
     if let Some(count) = args.tasks {
         let target = Target {
@@ -67,8 +83,11 @@ pub(crate) fn run(args: SplitArgs) -> Result<ExitCode> {
             seed: args.seed,
             threads: args.threads.unwrap_or_else(cores) as usize,
         };
-        let balanced = balance(&loaded.instance, split, target);
+        let balanced = balance(&base, split, target);
         (split, estimates, tasks) = (balanced.split, balanced.estimates, balanced.tasks);
+    }
+    if let Some(corner) = corner {
+        split = split.with_first(corner);
     }
     let set = CubeSet {
         source: args.instance.display().to_string(),
@@ -78,6 +97,7 @@ pub(crate) fn run(args: SplitArgs) -> Result<ExitCode> {
         dead_ends: split.dead_ends,
         estimates,
         tasks,
+        one_per_class: corner.is_some(),
     };
     file::write_dir(&args.out, &set)?;
     let (low, high) = split.depths();
@@ -93,23 +113,31 @@ pub(crate) fn run(args: SplitArgs) -> Result<ExitCode> {
     );
     println!("wrote {} and cube-0001.json … in {}", file::MANIFEST, args.out.display());
     if !split.cubes.is_empty() {
-        println!("run one: edgematch solve {}", file::cube_path(&args.out, 1).display());
-        match args.tasks {
-            Some(_) => println!(
-                "on Slurm: sbatch --array=1-{} deploy/slurm/cubes.sbatch {} --solver search --threads 1 --order {} --strip-test off --look-ahead off",
-                set.tasks.len(),
-                args.out.display(),
-                args.order
-            ),
-            None => println!(
-                "on Slurm: sbatch --array=1-{} deploy/slurm/cubes.sbatch {}",
-                split.cubes.len(),
-                args.out.display()
-            ),
-        }
+        print_next_steps(&args, &set);
     }
-    println!("then: edgematch collect {}", args.out.display());
     Ok(ExitCode::SUCCESS)
+}
+
+/// What to run next: one cube, the Slurm array, the collect (of counts for a split made for counting).
+fn print_next_steps(args: &SplitArgs, set: &CubeSet) {
+    let dir = args.out.display();
+    let tasks = if set.tasks.is_empty() { set.cubes.len() } else { set.tasks.len() };
+    let first = file::cube_path(&args.out, 1);
+    if set.one_per_class {
+        println!("count one: edgematch count {}", first.display());
+        println!("on Slurm: sbatch --array=1-{tasks} deploy/slurm/count.sbatch {dir}");
+        println!("then: edgematch collect {dir} --counts");
+        return;
+    }
+    println!("run one: edgematch solve {}", first.display());
+    match args.tasks {
+        Some(_) => println!(
+            "on Slurm: sbatch --array=1-{tasks} deploy/slurm/cubes.sbatch {dir} --solver search --threads 1 --order {} --strip-test off --look-ahead off",
+            args.order
+        ),
+        None => println!("on Slurm: sbatch --array=1-{tasks} deploy/slurm/cubes.sbatch {dir}"),
+    }
+    println!("then: edgematch collect {dir}");
 }
 
 /// Balances the split into `tasks` tasks, with progress on stderr, and

@@ -10,11 +10,14 @@
 //! a rectangle without clues two, a clued board one.
 
 mod bits;
+mod part;
 mod plain;
 mod split;
 mod symmetry;
 mod tree;
 pub mod witness;
+
+pub use part::{Part, fixed_corner};
 
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -24,7 +27,7 @@ use std::time::{Duration, Instant};
 use crate::error::Error;
 use crate::formats::board_json;
 use crate::formats::count_progress::{self, Progress, Subtree};
-use crate::puzzle::{Board, Instance, Placement, Rotation};
+use crate::puzzle::{Board, Instance, Placement};
 use crate::stop::Stop;
 use plain::Cand;
 
@@ -127,24 +130,24 @@ pub struct Count {
 /// of one cell, a progress file of another instance or cut, a save folder or
 /// progress file that cannot be written.
 pub fn count(instance: &Instance, options: &Options, stop: &Stop) -> Result<Count, Error> {
-    count_in(instance, instance, options, stop)
+    count_in(instance, Part::whole(instance), options, stop)
 }
 
-/// [`count`] for `instance`, a part of `whole` (a cube: `whole` with cells
-/// fixed), its solutions counted up to `whole`'s symmetries: the parts'
-/// counts then add up to `whole`'s.
+/// [`count`] for `instance`, a part of the whole board (a cube: the board with cells
+/// fixed), its solutions counted up to the board's symmetries: the parts'
+/// counts then add up to the board's (`part.rs`).
 ///
 /// # Errors
-/// As [`count`].
-pub fn count_in(instance: &Instance, whole: &Instance, options: &Options, stop: &Stop) -> Result<Count, Error> {
+/// As [`count`]; a part that stands for its classes without its own corner.
+pub fn count_in(instance: &Instance, part: Part<'_>, options: &Options, stop: &Stop) -> Result<Count, Error> {
     let start = Instant::now();
     if instance.grid.cells() < 2 {
         return Err(Error::Options("a count needs a board of two cells or more".to_owned()));
     }
-    if repeats_a_look(instance, whole) {
+    if part.repeats_a_look(instance) {
         return Ok(Count { ended: Ended::Complete, ..nothing_counted(start) });
     }
-    let tree = if options.plain { tree::Tree::plain(instance) } else { tree::Tree::smallest(instance)? };
+    let tree = tree::Tree::for_part(instance, options.plain, part.corner(instance)?)?;
     let table = plain::Table::new(&tree.instance)?;
     if let Some(dir) = &options.save {
         std::fs::create_dir_all(dir).map_err(|source| Error::Io { path: dir.clone(), source })?;
@@ -155,7 +158,7 @@ pub fn count_in(instance: &Instance, whole: &Instance, options: &Options, stop: 
     };
     let earlier = earlier_progress(instance, options, &cut)?;
     let estimated = plain::estimate(&table, PROBES, &mut crate::rng::Rng::new(1));
-    let mut tally = Tally::new(instance, &tree, symmetry::Symmetries::of(whole), options, &earlier, &run);
+    let mut tally = Tally::new(instance, part.whole, &tree, options, &earlier, &run);
     tally.estimated = estimated;
     let deadline = options.time_limit.map(|t| start + Duration::from_secs_f64(t));
     let mut done = vec![false; cut.prefixes.len()];
@@ -176,22 +179,6 @@ pub fn count_in(instance: &Instance, whole: &Instance, options: &Options, stop: 
     let partial = tally.with_reports(start, || split::count(&work, options.threads))?;
     let finished = tally.finish(start, partial, stop, deadline);
     Ok(Count { tree: tree.describe(), engine: engine.name().to_owned(), ..finished })
-}
-
-/// True when a cell `instance` fixes beyond `whole`'s clues (a cube's cell)
-/// holds its piece in a turn that shows what an earlier turn of the piece
-/// shows. The count places such a piece once, in its first turn of that look
-/// (`plain.rs`), so the boards of this cube are counted in the cube that
-/// fixes the earlier turn, and this one counts none: the cubes' counts then
-/// add up to the whole board's.
-fn repeats_a_look(instance: &Instance, whole: &Instance) -> bool {
-    let fixed = instance.clues.iter().filter(|c| !whole.clues.contains(c));
-    fixed.into_iter().any(|c| {
-        let piece = &instance.pieces[c.placement.piece];
-        let shown = piece.rotated(c.placement.rotation);
-        let earlier = &Rotation::ALL[..usize::from(c.placement.rotation.turns())];
-        earlier.iter().any(|&turn| piece.rotated(turn) == shown)
-    })
 }
 
 /// A count stopped before its cut was made.
@@ -235,6 +222,8 @@ fn earlier_progress(instance: &Instance, options: &Options, cut: &split::Cut) ->
 /// progress; solutions and finished subtrees are rare, so a lock is cheap.
 struct Tally<'a> {
     instance: &'a Instance,
+    /// The board `instance` is a part of: the boards a found one stands for are checked against it.
+    whole: &'a Instance,
     /// The tree the scan walks: its boards map back to `instance`'s.
     tree: &'a tree::Tree,
     options: &'a Options,
@@ -258,8 +247,8 @@ struct State {
 impl<'a> Tally<'a> {
     fn new(
         instance: &'a Instance,
+        whole: &'a Instance,
         tree: &'a tree::Tree,
-        symmetries: symmetry::Symmetries,
         options: &'a Options,
         earlier: &Progress,
         run: &'a Stop,
@@ -268,9 +257,10 @@ impl<'a> Tally<'a> {
         let state = State { progress: earlier.clone(), solutions, failed: None };
         Tally {
             instance,
+            whole,
             tree,
             options,
-            symmetries,
+            symmetries: symmetry::Symmetries::of(whole),
             run,
             state: Mutex::new(state),
             enough: AtomicBool::new(false),
@@ -287,14 +277,14 @@ impl<'a> Tally<'a> {
     /// ends) past the limit or on an error.
     fn solution(&self, board: &[Cand]) -> Option<split::Found> {
         let placements = self.tree.back(&plain::placements(board));
-        let (boards, found) = if self.tree.one_per_class() {
+        let (boards, found, against) = if self.tree.one_per_class() {
             let images = self.symmetries.images(self.instance.grid, &placements);
-            (images, split::Found { boards: self.symmetries.order() as u64, classes: 1 })
+            (images, split::Found { boards: self.symmetries.order() as u64, classes: 1 }, self.whole)
         } else {
             let least = self.symmetries.is_least(self.instance, &placements);
-            (vec![placements], split::Found { boards: 1, classes: u64::from(least) })
+            (vec![placements], split::Found { boards: 1, classes: u64::from(least) }, self.instance)
         };
-        let checked: Result<Vec<Board>, Error> = boards.into_iter().map(|b| self.checked(b)).collect();
+        let checked: Result<Vec<Board>, Error> = boards.into_iter().map(|b| self.checked(b, against)).collect();
         let mut state = self.lock();
         let boards = match checked {
             Ok(boards) => boards,
@@ -321,11 +311,11 @@ impl<'a> Tally<'a> {
         Some(found)
     }
 
-    /// The board of `placements`, once the checker has passed it.
-    fn checked(&self, placements: Vec<Placement>) -> Result<Board, Error> {
+    /// The board of `placements`, once the checker has passed it as a solution of `against`.
+    fn checked(&self, placements: Vec<Placement>, against: &Instance) -> Result<Board, Error> {
         let mut board = Board { grid: self.instance.grid, cells: placements.into_iter().map(Some).collect() };
         crate::fault::inject("count", Some(&mut board));
-        let report = crate::check::check(self.instance, &board);
+        let report = crate::check::check(against, &board);
         if report.is_solution() {
             Ok(board)
         } else {
@@ -462,31 +452,6 @@ mod tests {
         assert_eq!((one.solutions, one.ended), (1, Ended::Limit));
         let class = count(&instance, &Options { limit: Some(1), ..Options::default() }, &Stop::new()).unwrap();
         assert_eq!((class.solutions, class.unique, class.ended), (4, 1, Ended::Limit));
-    }
-
-    /// A 3×3 board whose centre piece shows one colour all round, cut into
-    /// cubes some of which fix the centre (in each of its four turns): the
-    /// cubes' counts add up to the whole board's (24 × 24 boards, the centre
-    /// placed once). Catches a cube that counts again the boards of a turn
-    /// that looks like an earlier one.
-    #[test]
-    fn cubes_fixing_a_symmetric_piece_add_up_to_the_whole_count() {
-        use crate::puzzle::{Grid, Piece};
-        let (corner, edge, centre) = (Piece([0, 1, 1, 0]), Piece([0, 1, 5, 1]), Piece([5, 5, 5, 5]));
-        let pieces = [vec![corner; 4], vec![edge; 4], vec![centre]].concat();
-        let whole = Instance { grid: Grid::new(3usize, 3).unwrap(), pieces, clues: Vec::new() };
-        let options = Options { threads: 1, ..Options::default() };
-        let alone = count(&whole, &options, &Stop::new()).unwrap();
-        assert_eq!(alone.solutions, 24 * 24);
-        let split = crate::cubes::split::split(&whole, crate::search::Order::RowScan, 200).unwrap();
-        assert!(split.cubes.iter().any(|c| c.iter().any(|f| f.cell == 4 && f.placement.rotation.turns() == 3)));
-        let (mut solutions, mut unique) = (0, 0);
-        for i in 0..split.cubes.len() {
-            let part = count_in(&split.sub_instance(&whole, i), &whole, &options, &Stop::new()).unwrap();
-            assert_eq!(part.ended, Ended::Complete);
-            (solutions, unique) = (solutions + part.solutions, unique + part.unique);
-        }
-        assert_eq!((solutions, unique), (alone.solutions, alone.unique));
     }
 
     /// A board with no solution (one piece shows a colour no other has) counts 0, completely.

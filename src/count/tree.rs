@@ -35,7 +35,7 @@ pub(crate) struct Tree {
     pub(crate) instance: Instance,
     /// The board was turned a quarter clockwise.
     turned: bool,
-    /// The corner piece fixed in the first cell; each board found stands for its class.
+    /// The corner piece fixed in the top-left cell; each board found stands for its class.
     corner: Option<usize>,
 }
 
@@ -61,6 +61,23 @@ impl Tree {
         Ok(best.map_or_else(|| Tree::plain(instance), |(_, tree)| tree))
     }
 
+    /// The tree a part (a cube) walks: the plain row scan when `plain`, else
+    /// the smallest variant; each of its boards stands for its class when the
+    /// part fixes `corner` top-left (`part.rs`).
+    ///
+    /// # Errors
+    /// A board too large for the count's tables.
+    pub(crate) fn for_part(part: &Instance, plain: bool, corner: Option<usize>) -> Result<Tree, Error> {
+        let tree = if plain { Tree::plain(part) } else { Tree::smallest(part)? };
+        Ok(Tree { corner: corner.or(tree.corner), ..tree })
+    }
+
+    /// The corner piece the tree fixes, as the clue in the top-left cell.
+    pub(crate) fn corner_clue(&self) -> Option<Clue> {
+        let piece = self.corner?;
+        self.instance.clues.iter().find(|c| c.cell == 0 && c.placement.piece == piece).copied()
+    }
+
     /// A full board of the tree's instance (cell by cell) as a board of the original.
     pub(crate) fn back(&self, placements: &[Placement]) -> Vec<Placement> {
         if self.turned { turned(self.instance.grid, placements, 3).1 } else { placements.to_vec() }
@@ -80,9 +97,7 @@ impl Tree {
         if let Some(piece) = self.corner {
             // Numbered from 1, as the piece lists and the boards printed number them.
             let number = piece + 1;
-            name.push_str(&format!(
-                ", corner piece {number} fixed in the first cell (each board found counts its class)"
-            ));
+            name.push_str(&format!(", corner piece {number} fixed top-left (each board found counts its class)"));
         }
         if !self.turned && self.corner.is_none() {
             name.push_str(" (the field's plain tree)");

@@ -16,7 +16,11 @@
 //! - `cube` (1-based) of `cubes`; `fixed`: the cube's extra fixed cells, as
 //!   clues are written (`piece` 1-based); `instance`: the original instance,
 //!   embedded; `instance_sha256`: the SHA-256 of that instance written as
-//!   `edgematch-instance/1` (`convert --to json`), checked when read.
+//!   `edgematch-instance/1` (`convert --to json`), checked when read;
+//!   `one_per_class: true` (`split --fix-corner`, absent otherwise): every
+//!   cube fixes the same corner piece top-left on a square board without
+//!   clues, so its boards are one of each class of four turned boards, and a
+//!   count counts each with its turns.
 //! - The manifest (`edgematch-cubes/1`) has the same fields except `cube`,
 //!   with `fixed` replaced by `cube_cells`: every cube's fixed cells, in cube
 //!   order, `dead_ends` (prefixes that had no consistent extension) and, for a
@@ -62,6 +66,8 @@ pub struct CubeSet {
     pub estimates: Vec<f64>,
     /// Each array task's cubes (0-based) when the split was balanced, else empty.
     pub tasks: Vec<Vec<usize>>,
+    /// Every cube fixes the count's corner piece top-left: its boards stand for their classes of turned boards.
+    pub one_per_class: bool,
 }
 
 /// One cube, as read from its file.
@@ -77,6 +83,8 @@ pub struct Cube {
     pub instance_sha256: String,
     /// The cube's extra fixed cells.
     pub fixed: Vec<Clue>,
+    /// The cube's boards stand for their classes of turned boards (see [`CubeSet::one_per_class`]).
+    pub one_per_class: bool,
 }
 
 impl Cube {
@@ -158,6 +166,8 @@ struct CubeDocument<'a> {
     cube_cells: Option<Vec<Vec<RawCell>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     estimates: Option<&'a [f64]>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    one_per_class: bool,
     /// The instance as `convert --to json` writes it, embedded as it is.
     instance: &'a RawValue,
 }
@@ -180,6 +190,7 @@ pub fn write_dir(dir: &Path, set: &CubeSet) -> Result<Vec<PathBuf>, Error> {
         dead_ends: None,
         cube_cells: None,
         estimates: None,
+        one_per_class: set.one_per_class,
         instance: &embedded,
     };
     let mut files = Vec::new();
@@ -323,6 +334,8 @@ struct RawCube {
     dead_ends: usize,
     #[serde(default)]
     estimates: Vec<f64>,
+    #[serde(default)]
+    one_per_class: bool,
     instance: serde_json::Value,
 }
 
@@ -361,7 +374,9 @@ pub fn read_cube(path: &Path) -> Result<Cube, Error> {
         return Err(field_error(path, "cube", format!("{index} is not in 1..={}", raw.cubes)));
     }
     let fixed = cells_from_raw(path, "fixed", &raw.fixed, &instance.instance)?;
-    Ok(Cube { index, count: raw.cubes, instance_sha256: raw.instance_sha256, instance, fixed })
+    check_one_per_class(path, raw.one_per_class, &instance.instance, &fixed)?;
+    let one_per_class = raw.one_per_class;
+    Ok(Cube { index, count: raw.cubes, instance_sha256: raw.instance_sha256, instance, fixed, one_per_class })
 }
 
 /// Reads the manifest of the cube folder `dir`.
@@ -378,6 +393,7 @@ pub fn read_manifest(dir: &Path) -> Result<CubeSet, Error> {
     let mut cubes = Vec::with_capacity(raw.cubes);
     for (i, cells) in raw.cube_cells.iter().enumerate() {
         cubes.push(cells_from_raw(&path, &format!("cube_cells[{i}]"), cells, &instance.instance)?);
+        check_one_per_class(&path, raw.one_per_class, &instance.instance, &cubes[i])?;
     }
     check_estimates(&path, &raw.estimates, raw.cubes)?;
     Ok(CubeSet {
@@ -388,7 +404,20 @@ pub fn read_manifest(dir: &Path) -> Result<CubeSet, Error> {
         dead_ends: raw.dead_ends,
         estimates: raw.estimates,
         tasks: read_tasks(dir, raw.cubes)?,
+        one_per_class: raw.one_per_class,
     })
+}
+
+/// A split whose cubes stand for their classes: a square board without
+/// clues, every cube with its own top-left cell (else the count would count
+/// each board four times).
+fn check_one_per_class(path: &Path, one_per_class: bool, instance: &Instance, fixed: &[Clue]) -> Result<(), Error> {
+    let square = instance.grid.width == instance.grid.height && instance.clues.is_empty();
+    if one_per_class && !(square && fixed.iter().any(|c| c.cell == 0)) {
+        let why = "true needs a square board without clues and a cube that fixes its top-left cell";
+        return Err(field_error(path, "one_per_class", why));
+    }
+    Ok(())
 }
 
 /// A manifest's estimates: none, or one finite, non-negative count per cube.
@@ -420,6 +449,7 @@ mod tests {
             dead_ends: split.dead_ends,
             estimates: (0..split.cubes.len()).map(|i| i as f64 * 1.5e9).collect(),
             tasks: vec![(0..split.cubes.len()).rev().collect()],
+            one_per_class: false,
         };
         let dir = std::env::temp_dir().join(format!("edgematch-cube-file-{}", std::process::id()));
         let files = write_dir(&dir, &set).unwrap();
@@ -429,6 +459,9 @@ mod tests {
         std::fs::write(&manifest, good.replacen("\"estimates\": [\n    0.0,", "\"estimates\": [", 1)).unwrap();
         let short = read_manifest(&dir).unwrap_err().to_string();
         assert!(short.contains("estimates"), "{short}");
+        std::fs::write(&manifest, good.replacen("\"dead_ends\"", "\"one_per_class\": true, \"dead_ends\"", 1)).unwrap();
+        let clued = read_manifest(&dir).unwrap_err().to_string();
+        assert!(clued.contains("one_per_class"), "a board with clues cannot stand for its turns: {clued}");
         std::fs::write(&manifest, good).unwrap();
         let cube = read_cube(&files[1]).unwrap();
         assert!(is_cube(&files[1]) && !is_cube(&dir.join(MANIFEST)));

@@ -52,6 +52,13 @@ impl Split {
         with_fixed(instance, &self.cubes[i])
     }
 
+    /// This split of `instance` with `corner` added to its clues, made a
+    /// split of `instance`: `corner` becomes every cube's first fixed cell.
+    pub fn with_first(mut self, corner: Clue) -> Split {
+        self.cubes.iter_mut().for_each(|cube| cube.insert(0, corner));
+        self
+    }
+
     /// Fewest and most fixed cells over the cubes.
     pub fn depths(&self) -> (usize, usize) {
         let depths = self.cubes.iter().map(Vec::len);
