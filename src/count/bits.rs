@@ -16,10 +16,8 @@
 //! up to 11×11); larger ones are counted by the plain scan.
 
 use std::ops::{BitAnd, BitOr, BitXor};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Instant;
 
-use super::plain::{self, Cand, End};
+use super::plain::{self, Cand, End, Halt};
 use crate::kernel::Poll;
 use crate::puzzle::Colour;
 
@@ -177,8 +175,7 @@ pub(crate) fn scan<M: Mask>(
     table: &Table<M>,
     prefix: &[Cand],
     until: usize,
-    stop: &AtomicBool,
-    deadline: Option<Instant>,
+    halt: Halt<'_>,
     visit: &mut dyn FnMut(&[Cand]) -> bool,
 ) -> (End, u64) {
     let root = prefix.len();
@@ -228,7 +225,7 @@ pub(crate) fn scan<M: Mask>(
         }
         if poll.due(nodes) {
             poll.looked(nodes);
-            if stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
+            if halt.due() {
                 return (End::Stopped, nodes);
             }
         }
@@ -240,6 +237,7 @@ mod tests {
     use super::*;
     use crate::generate::{PlantedSpec, planted};
     use crate::puzzle::Instance;
+    use std::sync::atomic::AtomicBool;
 
     /// Every node and board of a scan, in the order met.
     fn walk(scan: impl FnOnce(&mut dyn FnMut(&[Cand]) -> bool) -> (End, u64)) -> (u64, Vec<Vec<Cand>>) {
@@ -271,19 +269,19 @@ mod tests {
             for instance in boards {
                 let plain = plain::Table::new(&instance).unwrap();
                 let cells = plain.cells();
-                let want = walk(|v| plain::scan(&plain, &[], cells, &stop, None, v));
+                let want = walk(|v| plain::scan(&plain, &[], cells, Halt::on(&stop), v));
                 let narrow = Table::<u64>::of(&plain).unwrap();
-                assert_eq!(walk(|v| scan(&narrow, &[], cells, &stop, None, v)), want, "{side}x{side} u64");
+                assert_eq!(walk(|v| scan(&narrow, &[], cells, Halt::on(&stop), v)), want, "{side}x{side} u64");
                 let wide = Table::<u128>::of(&plain).unwrap();
-                assert_eq!(walk(|v| scan(&wide, &[], cells, &stop, None, v)), want, "{side}x{side} u128");
+                assert_eq!(walk(|v| scan(&wide, &[], cells, Halt::on(&stop), v)), want, "{side}x{side} u128");
                 let mut prefixes = Vec::new();
-                plain::scan(&plain, &[], 3, &stop, None, &mut |p| {
+                plain::scan(&plain, &[], 3, Halt::on(&stop), &mut |p| {
                     prefixes.push(p.to_vec());
                     true
                 });
                 for prefix in prefixes.iter().step_by(prefixes.len().div_ceil(5).max(1)) {
-                    let want = walk(|v| plain::scan(&plain, prefix, cells, &stop, None, v));
-                    assert_eq!(walk(|v| scan(&narrow, prefix, cells, &stop, None, v)), want, "below {prefix:?}");
+                    let want = walk(|v| plain::scan(&plain, prefix, cells, Halt::on(&stop), v));
+                    assert_eq!(walk(|v| scan(&narrow, prefix, cells, Halt::on(&stop), v)), want, "below {prefix:?}");
                 }
             }
         }

@@ -171,8 +171,7 @@ pub fn count_in(instance: &Instance, part: Part<'_>, options: &Options, stop: &S
         cells: table.cells(),
         cut: &cut,
         done: &done,
-        stop: run.flag(),
-        deadline,
+        halt: plain::Halt { stop: run.flag(), deadline },
         solution: &solution,
         counted: &counted,
     };

@@ -213,6 +213,25 @@ pub(crate) enum End {
     Stopped,
 }
 
+/// What ends a scan early: the stop flag raised, or the deadline passed.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Halt<'a> {
+    pub(crate) stop: &'a AtomicBool,
+    pub(crate) deadline: Option<Instant>,
+}
+
+impl<'a> Halt<'a> {
+    /// Only `stop`, no deadline.
+    pub(crate) fn on(stop: &'a AtomicBool) -> Halt<'a> {
+        Halt { stop, deadline: None }
+    }
+
+    /// True once the flag is raised or the deadline has passed.
+    pub(crate) fn due(&self) -> bool {
+        self.stop.load(Ordering::Relaxed) || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+}
+
 /// The scan's state: what is placed at each cell and where each cell's scan resumes.
 struct Scan {
     pos: Vec<u32>,
@@ -223,8 +242,8 @@ struct Scan {
 
 /// Walks every node below `prefix` (candidates of the first cells, as an
 /// earlier scan handed them over) down to `until` cells, handing each
-/// `until`-cell fill to `visit`, which returns false to stop; looks at `stop`
-/// and `deadline` every [`POLL`] nodes. Returns how it ended and the nodes
+/// `until`-cell fill to `visit`, which returns false to stop; looks at `halt`
+/// every [`POLL`] nodes. Returns how it ended and the nodes
 /// visited: the pieces placed on cells `prefix.len()..until`.
 ///
 /// With `until` = every cell, `visit` sees the solutions; with fewer, the
@@ -233,8 +252,7 @@ pub(crate) fn scan(
     table: &Table,
     prefix: &[Cand],
     until: usize,
-    stop: &AtomicBool,
-    deadline: Option<Instant>,
+    halt: Halt<'_>,
     visit: &mut dyn FnMut(&[Cand]) -> bool,
 ) -> (End, u64) {
     let root = prefix.len();
@@ -273,7 +291,7 @@ pub(crate) fn scan(
         }
         if poll.due(nodes) {
             poll.looked(nodes);
-            if stop.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d) {
+            if halt.due() {
                 return (End::Stopped, nodes);
             }
         }
@@ -353,7 +371,7 @@ mod tests {
     fn count(instance: &Instance) -> (u64, u64, Vec<Vec<Placement>>) {
         let table = Table::new(instance).unwrap();
         let mut found = Vec::new();
-        let (end, nodes) = scan(&table, &[], table.cells, &AtomicBool::new(false), None, &mut |c| {
+        let (end, nodes) = scan(&table, &[], table.cells, Halt::on(&AtomicBool::new(false)), &mut |c| {
             found.push(placements(c));
             true
         });

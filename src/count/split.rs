@@ -8,10 +8,9 @@
 //! thread that finishes early takes more.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::time::Instant;
 
 use super::bits;
-use super::plain::{self, Cand, End, Table};
+use super::plain::{self, Cand, End, Halt, Table};
 use crate::formats::count_progress::Subtree;
 
 /// Subtrees a cut aims at: enough that threads finish within one subtree's time of each other.
@@ -33,7 +32,7 @@ impl Cut {
         let mut level = 1;
         loop {
             let mut prefixes = Vec::new();
-            let (end, above) = plain::scan(table, &[], level, stop, None, &mut |p| {
+            let (end, above) = plain::scan(table, &[], level, Halt::on(stop), &mut |p| {
                 prefixes.push(p.to_vec());
                 true
             });
@@ -82,14 +81,13 @@ impl<'a> Engine<'a> {
         &self,
         prefix: &[Cand],
         until: usize,
-        stop: &AtomicBool,
-        deadline: Option<Instant>,
+        halt: Halt<'_>,
         visit: &mut dyn FnMut(&[Cand]) -> bool,
     ) -> (End, u64) {
         match self {
-            Engine::Lists(table) => plain::scan(table, prefix, until, stop, deadline, visit),
-            Engine::Bits64(table) => bits::scan(table, prefix, until, stop, deadline, visit),
-            Engine::Bits128(table) => bits::scan(table, prefix, until, stop, deadline, visit),
+            Engine::Lists(table) => plain::scan(table, prefix, until, halt, visit),
+            Engine::Bits64(table) => bits::scan(table, prefix, until, halt, visit),
+            Engine::Bits128(table) => bits::scan(table, prefix, until, halt, visit),
         }
     }
 }
@@ -101,8 +99,8 @@ pub(crate) struct Work<'a> {
     pub(crate) cut: &'a Cut,
     /// Subtrees counted by an earlier run (skipped).
     pub(crate) done: &'a [bool],
-    pub(crate) stop: &'a AtomicBool,
-    pub(crate) deadline: Option<Instant>,
+    /// What ends the count early (the flag, the time limit).
+    pub(crate) halt: Halt<'a>,
     /// Called with each full board; returns the boards and classes it
     /// counts for, or `None` to end the count (the limit reached, or an error kept by the caller).
     pub(crate) solution: &'a (dyn Fn(&[Cand]) -> Option<Found> + Sync),
@@ -149,7 +147,7 @@ pub(crate) fn count(work: &Work, threads: usize) -> Partial {
 /// the scan's poll).
 fn claim_and_count(work: &Work, next: &AtomicUsize) -> Partial {
     loop {
-        if work.stop.load(Ordering::Relaxed) || work.deadline.is_some_and(|d| Instant::now() >= d) {
+        if work.halt.due() {
             return Partial::default();
         }
         let index = next.fetch_add(1, Ordering::Relaxed);
@@ -178,6 +176,6 @@ fn count_subtree(work: &Work, index: usize, prefix: &[Cand]) -> (End, Subtree) {
         }
         None => false,
     };
-    let (end, nodes) = work.engine.scan(prefix, work.cells, work.stop, work.deadline, &mut visit);
+    let (end, nodes) = work.engine.scan(prefix, work.cells, work.halt, &mut visit);
     (end, Subtree { index, solutions, unique, nodes })
 }
