@@ -17,7 +17,7 @@ mod symmetry;
 mod tree;
 pub mod witness;
 
-pub use part::{Part, fixed_corner};
+pub use part::{Part, fixed_corner, may_stand_for_classes};
 
 use std::path::PathBuf;
 use std::sync::Mutex;

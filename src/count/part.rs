@@ -12,6 +12,7 @@
 //!   four boards, each checked against the whole board) and the cubes walk a
 //!   quarter of the tree.
 
+use super::symmetry::Symmetries;
 use super::tree::Tree;
 use crate::error::Error;
 use crate::puzzle::{Clue, Instance, Rotation};
@@ -43,10 +44,9 @@ impl<'a> Part<'a> {
         if !self.one_per_class {
             return Ok(None);
         }
-        let grid = self.whole.grid;
-        let own_corner = part.clues.iter().find(|c| c.cell == 0 && !self.whole.clues.contains(c));
-        match own_corner {
-            Some(clue) if grid.width == grid.height && self.whole.clues.is_empty() => Ok(Some(clue.placement.piece)),
+        let own: Vec<Clue> = part.clues.iter().filter(|c| !self.whole.clues.contains(c)).copied().collect();
+        match own.iter().find(|c| c.cell == 0) {
+            Some(clue) if may_stand_for_classes(self.whole, &own) => Ok(Some(clue.placement.piece)),
             _ => Err(Error::Options(
                 "a part that stands for its classes of turned boards must fix the top-left cell of a square board \
                  without clues"
@@ -67,6 +67,14 @@ impl<'a> Part<'a> {
             earlier.iter().any(|&turn| piece.rotated(turn) == shown)
         })
     }
+}
+
+/// Whether a part of `whole` that fixes `fixed` beyond its clues may stand
+/// for its classes of turned boards: `whole`'s four quarter turns map its
+/// solutions onto one another (a square without clues) and `fixed` holds the
+/// top-left cell. What a cube file's `one_per_class` must meet.
+pub fn may_stand_for_classes(whole: &Instance, fixed: &[Clue]) -> bool {
+    Symmetries::of(whole).order() == 4 && fixed.iter().any(|c| c.cell == 0)
 }
 
 /// The corner piece, in the top-left cell, that a count of `instance` fixes

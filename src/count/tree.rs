@@ -19,7 +19,7 @@
 //! plain row scan's tree, whose nodes the field publishes.
 
 use super::plain;
-use super::symmetry::{turn_cell, turn_placement, turned, turned_grid};
+use super::symmetry::{Symmetries, turn_cell, turn_placement, turned, turned_grid};
 use crate::error::Error;
 use crate::puzzle::{Clue, GREY, Instance, Placement, Rotation, Side};
 use crate::rng::Rng;
@@ -109,8 +109,7 @@ impl Tree {
 /// The variants the count may walk: the plain scan; the board turned (unless
 /// it is a square without clues); on a square without clues, each corner piece fixed.
 fn variants(instance: &Instance) -> Vec<Tree> {
-    let grid = instance.grid;
-    let free_square = grid.width == grid.height && instance.clues.is_empty();
+    let free_square = Symmetries::of(instance).order() == 4;
     let mut trees = vec![Tree::plain(instance)];
     if !free_square {
         trees.push(Tree { instance: turned_instance(instance), turned: true, corner: None });

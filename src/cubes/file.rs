@@ -412,8 +412,7 @@ pub fn read_manifest(dir: &Path) -> Result<CubeSet, Error> {
 /// clues, every cube with its own top-left cell (else the count would count
 /// each board four times).
 fn check_one_per_class(path: &Path, one_per_class: bool, instance: &Instance, fixed: &[Clue]) -> Result<(), Error> {
-    let square = instance.grid.width == instance.grid.height && instance.clues.is_empty();
-    if one_per_class && !(square && fixed.iter().any(|c| c.cell == 0)) {
+    if one_per_class && !crate::count::may_stand_for_classes(instance, fixed) {
         let why = "true needs a square board without clues and a cube that fixes its top-left cell";
         return Err(field_error(path, "one_per_class", why));
     }
