@@ -367,7 +367,7 @@ fn walk_attempt(
                 if made == 0 {
                     return w.ended(End::Stopped);
                 }
-                w.watch = free;
+                w.watch = (free + 1).min(settings.report_all);
                 w.budget = w.budget.min(made as u8 - 1);
                 w.back();
             }

@@ -106,3 +106,140 @@ fn a_used_piece_is_skipped() {
     let lists = two_cells(vec![rec(0, 0, 0)], vec![rec(0, 0, 0), rec(1, 0, 0)], [0, 0], [0, 0]);
     assert_eq!(boards(&lists), vec![(vec![0, 1], 0)]);
 }
+
+/// What one walk did: its placements short of a full board in order, each
+/// as its depth and record; the full boards it found, with their breaks;
+/// and its placements in all.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Placements {
+    placed: Vec<(usize, u64)>,
+    full: Vec<(Board, usize)>,
+    nodes: u64,
+}
+
+/// The scan's rules written plainly, as a recursion with no hand-backs: at
+/// each depth the list keyed by the known sides is read in order; a record
+/// over the allowance (`min(step.allow, budget)` less the breaks so far)
+/// ends it, a used piece is skipped, a record under the quota need ends it,
+/// anything else is placed. A full board with `b` breaks lowers the budget
+/// to `b − 1`; one with none ends the walk, as `cap` placements do.
+struct Plain<'a> {
+    lists: &'a Lists,
+    slots: Vec<u64>,
+    used: Vec<bool>,
+    budget: u8,
+    cap: u64,
+    seen: Placements,
+}
+
+impl Plain<'_> {
+    fn walk(lists: &Lists, cap: u64) -> Placements {
+        let slots = lists.slots.clone();
+        let used = lists.clue_pieces.clone();
+        let mut plain = Plain { lists, slots, used, budget: u8::MAX - 1, cap, seen: Placements::default() };
+        plain.depth(0, 0, 0);
+        plain.seen
+    }
+
+    /// Scans the list of `depth` with `made` breaks and `have` quota sides
+    /// above it; false once the walk is over.
+    fn depth(&mut self, depth: usize, made: u8, have: u16) -> bool {
+        let step = self.lists.steps[depth];
+        let key = |slot: u16, shift: u8| usize::from((self.slots[usize::from(slot)] >> shift) as u8);
+        let table = step.table as usize + key(step.a, step.a_shift) * self.lists.keys + key(step.b, step.b_shift);
+        let mut p = self.lists.starts[table] as usize;
+        loop {
+            let rec = self.lists.recs[p];
+            p += 1;
+            if rec.breaks() > step.allow.min(self.budget).saturating_sub(made) {
+                return true;
+            }
+            let piece = usize::from(rec.piece());
+            if self.used[piece] {
+                continue;
+            }
+            if u16::from(rec.quota()) + have < step.need {
+                return true;
+            }
+            if !self.place(depth, rec, made + rec.breaks(), have + u16::from(rec.quota())) {
+                return false;
+            }
+        }
+    }
+
+    /// Places `rec` at `depth` and goes on below it; false once the walk is over.
+    fn place(&mut self, depth: usize, rec: Rec, made: u8, have: u16) -> bool {
+        let piece = usize::from(rec.piece());
+        self.slots[depth] = rec.0;
+        self.used[piece] = true;
+        self.seen.nodes += 1;
+        let mut going = self.seen.nodes < self.cap;
+        if depth + 1 == self.lists.free() {
+            let mut board = self.lists.clue_board.clone();
+            self.lists.fill_board(&mut board, &self.slots[..=depth]);
+            self.seen.full.push((board, usize::from(made)));
+            going &= made > 0;
+            self.budget = self.budget.min(made.saturating_sub(1));
+        } else {
+            self.seen.placed.push((depth, rec.0));
+            going = going && self.depth(depth + 1, made, have);
+        }
+        self.used[piece] = false;
+        going
+    }
+}
+
+/// The same walk through [`attempt`], every placement handed back and recorded.
+fn placements(lists: &Lists, cap: u64) -> Placements {
+    let seen = std::sync::Mutex::new(Placements::default());
+    let found = |board: Board, breaks: usize| seen.lock().unwrap().full.push((board, breaks));
+    let deep =
+        |_: usize, recs: &[u64], _: usize| seen.lock().unwrap().placed.push((recs.len() - 1, recs[recs.len() - 1]));
+    let (best, stop, deepest) = (AtomicUsize::new(usize::MAX), AtomicBool::new(false), AtomicUsize::new(0));
+    let placed = [AtomicU64::new(0)];
+    let shared = Shared {
+        best: &best,
+        stop: &stop,
+        deadline: None,
+        found: &found,
+        deep: &deep,
+        deepest: &deepest,
+        placed: &placed,
+        node_limit: None,
+    };
+    let settings = Attempt { budget: usize::MAX, cap, extend: 0, report_from: 1, report_all: 1, stall: 0, expect: 0 };
+    let nodes = attempt(lists, &settings, &shared, 0).nodes;
+    Placements { nodes, ..seen.into_inner().unwrap() }
+}
+
+/// The walk places what the plain recursion places, in the same order, and
+/// finds the same full boards: on planted boards with their five clues (a
+/// 6×6 of 2 + 4 colours with many solutions, a 10×10 and a 16×16 of 5 + 17) under a break allowance that grows along the row scan and, on
+/// the 10×10 and the 6×6, a quota that cuts lists, over shuffled lists.
+/// Catches a candidate the loop loses or adds (a used piece placed, a free
+/// one skipped, a list ended early or late), a break or quota side lost in
+/// the sums a depth carries, the budget not lowered after a full board, and
+/// a wrong list after a placement or a give-up.
+#[test]
+fn the_walk_places_what_the_plain_recursion_places() {
+    use crate::generate::{PlantedSpec, planted};
+    let boards = [(6, 2, 4, vec![3, 4]), (10, 5, 17, vec![6, 7, 8, 9, 10, 11]), (16, 5, 17, vec![])];
+    for (side, frame, inner, quota_colours) in boards {
+        let instance = planted(&PlantedSpec::square(side, frame, inner, 3)).unwrap().instance;
+        let cells = side * side;
+        let order: Vec<usize> = (0..cells).collect();
+        let allow: Vec<u16> = (0..=cells).map(|d| (d * 8 / cells) as u16).collect();
+        let need: Vec<usize> = (0..=cells).map(|d| if quota_colours.is_empty() { 0 } else { d / 3 }).collect();
+        let mut lists = Lists::new(&instance, &order, &allow, &need, &quota_colours).unwrap();
+        for seed in 1..=3 {
+            lists.shuffle(&mut crate::rng::Rng::new(seed));
+            let plain = Plain::walk(&lists, 300_000);
+            let walked = placements(&lists, 300_000);
+            assert!(plain.nodes > 10_000, "{side}x{side}: a walk that does little: {}", plain.nodes);
+            assert!(side > 6 || plain.full.len() > 1, "the 6x6 finds boards and lowers its budget");
+            assert_eq!(walked.nodes, plain.nodes, "{side}x{side}, seed {seed}");
+            assert!(walked.placed == plain.placed, "{side}x{side}, seed {seed}: other placements");
+            assert_eq!(walked.full, plain.full, "{side}x{side}, seed {seed}");
+        }
+    }
+}
