@@ -95,7 +95,7 @@ struct TableKey {
 pub(crate) struct Lists {
     /// Every list back to back, each ended by [`Rec::SENTINEL`].
     pub(crate) recs: Vec<Rec>,
-    /// Per table, per key `a · keys + b`: the first record of the list.
+    /// Per table, per pair of keys at [`head_at`]: the first record of the list.
     pub(crate) starts: Vec<u32>,
     /// Keys per side: the colours and one for a missing side.
     pub(crate) keys: usize,
@@ -195,6 +195,12 @@ impl Lists {
         Ok(Lists { recs, starts, keys, steps, slots, clue_board, clue_pieces: clues.pieces, pieces })
     }
 
+    /// The first record of the list keyed `a`, `b` in the table at `table`.
+    #[cfg(test)]
+    pub(crate) fn head(&self, table: u32, a: usize, b: usize) -> usize {
+        self.starts[head_at(table, self.keys, a, b)] as usize
+    }
+
     /// Free cells.
     pub(crate) fn free(&self) -> usize {
         self.steps.len()
@@ -282,6 +288,14 @@ fn known_sides(
 /// The bit offset, in a neighbour's packed colours, of its side facing this cell's `side`.
 fn facing_shift(side: Side) -> u8 {
     8 * side.opposite().index() as u8
+}
+
+/// Where in [`Lists::starts`] the head of the list keyed `a`, `b` lies, in
+/// the table at `table` of `keys` keys per side (a row per key of side A).
+/// A power-of-two row (a shift for the multiply) measured no faster.
+#[inline(always)]
+pub(crate) fn head_at(table: u32, keys: usize, a: usize, b: usize) -> usize {
+    table as usize + a * keys + b
 }
 
 /// Every table's lists back to back (unsorted: [`Lists::shuffle`] sorts them) and the heads.
@@ -372,7 +386,7 @@ mod tests {
         for step in &lists.steps {
             for a in 0..lists.keys {
                 for b in 0..lists.keys {
-                    let head = lists.starts[step.table as usize + a * lists.keys + b] as usize;
+                    let head = lists.head(step.table, a, b);
                     let len = lists.recs[head..].iter().position(|&r| r == Rec::SENTINEL).unwrap();
                     for rec in &lists.recs[head..head + len] {
                         let shown = rec.shown().to_le_bytes();
@@ -425,7 +439,7 @@ mod tests {
             let known = known_sides(&p.instance, &clues, &rank, &vec![0; grid.cells()], cell).unwrap();
             for a in 0..lists.keys {
                 for b in 0..lists.keys {
-                    let head = lists.starts[step.table as usize + a * lists.keys + b] as usize;
+                    let head = lists.head(step.table, a, b);
                     let len = lists.recs[head..].iter().position(|&r| r == Rec::SENTINEL).unwrap();
                     for rec in lists.recs[head..head + len].iter().filter(|r| r.breaks() == 1) {
                         let shown = rec.shown().to_le_bytes();

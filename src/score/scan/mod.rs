@@ -18,7 +18,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::time::Instant;
 
-use super::lists::{Lists, Rec, Step};
+use super::lists::{Lists, Rec, Step, head_at};
 use crate::kernel::{Poll, SLOTS, boxed};
 use crate::puzzle::Board;
 
@@ -210,7 +210,7 @@ impl<'a> Walk<'a> {
         let s = &self.steps[depth];
         let a = (self.slots[usize::from(s.a)] >> s.a_shift) as u8;
         let b = (self.slots[usize::from(s.b)] >> s.b_shift) as u8;
-        self.starts[s.table as usize + usize::from(a) * self.keys + usize::from(b)]
+        self.starts[head_at(s.table, self.keys, usize::from(a), usize::from(b))]
     }
 
     /// How the attempt ended, with its counts.
@@ -254,16 +254,15 @@ fn scan(w: &mut Walk, poll_at: u64) -> Event {
     let slots = &mut w.slots[..];
     let (pos, breaks, quota) = (&mut w.pos[..], &mut w.breaks[..], &mut w.quota[..]);
     let used = &mut *w.used;
+    // The scan of `depth`: the next record, the breaks and quota sides of the
+    // cells above it. A placement sets them for the depth below from the
+    // record in hand; only a give-up reads them back from the arrays.
+    // SAFETY: depth < free = steps.len() < pos.len() = breaks.len() = quota.len().
+    let (mut p, mut made, mut have) =
+        unsafe { (*pos.get_unchecked(depth) as usize, *breaks.get_unchecked(depth), *quota.get_unchecked(depth)) };
     'depth: loop {
-        // SAFETY: depth < free = steps.len() < pos.len() = breaks.len() = quota.len().
-        let (step, made, have, mut p) = unsafe {
-            (
-                steps.get_unchecked(depth),
-                *breaks.get_unchecked(depth),
-                *quota.get_unchecked(depth),
-                *pos.get_unchecked(depth) as usize,
-            )
-        };
+        // SAFETY: as above.
+        let step = unsafe { steps.get_unchecked(depth) };
         let allow = step.allow.min(budget).saturating_sub(made);
         loop {
             // SAFETY: p starts at a list head inside recs and stops at the
@@ -280,12 +279,14 @@ fn scan(w: &mut Walk, poll_at: u64) -> Event {
                 break;
             }
             used[usize::from(rec.piece())] = true;
+            made += rec.breaks();
+            have += u16::from(rec.quota());
             // SAFETY: depth < free, so depth + 1 <= free is inside every per-depth array.
             unsafe {
                 *pos.get_unchecked_mut(depth) = p as u32;
                 *slots.get_unchecked_mut(depth) = rec.0;
-                *breaks.get_unchecked_mut(depth + 1) = made + rec.breaks();
-                *quota.get_unchecked_mut(depth + 1) = have + u16::from(rec.quota());
+                *breaks.get_unchecked_mut(depth + 1) = made;
+                *quota.get_unchecked_mut(depth + 1) = have;
             }
             depth += 1;
             nodes += 1;
@@ -296,14 +297,22 @@ fn scan(w: &mut Walk, poll_at: u64) -> Event {
             }
             // SAFETY: depth < free; its sides read slots checked by Walk::new.
             let next = unsafe { steps.get_unchecked(depth) };
-            let a = unsafe { (*slots.get_unchecked(usize::from(next.a)) >> next.a_shift) as u8 };
-            let b = unsafe { (*slots.get_unchecked(usize::from(next.b)) >> next.b_shift) as u8 };
+            // The side facing the cell just placed is read off the record in
+            // hand, not back from the slot just written.
+            let side = |slot: u16, shift: u8| {
+                let shown = if usize::from(slot) == depth - 1 {
+                    rec.0
+                } else {
+                    unsafe { *slots.get_unchecked(usize::from(slot)) }
+                };
+                usize::from((shown >> shift) as u8)
+            };
+            let (a, b) = (side(next.a, next.a_shift), side(next.b, next.b_shift));
             // SAFETY: a, b < keys (colours checked by Walk::new); the table has keys² heads.
-            unsafe {
-                *pos.get_unchecked_mut(depth) =
-                    *starts.get_unchecked(next.table as usize + usize::from(a) * keys + usize::from(b));
-            }
+            p = unsafe { *starts.get_unchecked(head_at(next.table, keys, a, b)) } as usize;
             if depth >= watch || nodes >= poll_at {
+                // SAFETY: depth < free.
+                unsafe { *pos.get_unchecked_mut(depth) = p as u32 };
                 w.depth = depth;
                 w.nodes = nodes;
                 return if depth >= watch { Event::Deeper } else { Event::Poll };
@@ -317,8 +326,12 @@ fn scan(w: &mut Walk, poll_at: u64) -> Event {
         }
         depth -= 1;
         // SAFETY: depth < free.
-        let piece = Rec(unsafe { *slots.get_unchecked(depth) }).piece();
-        used[usize::from(piece)] = false;
+        unsafe {
+            let piece = Rec(*slots.get_unchecked(depth)).piece();
+            used[usize::from(piece)] = false;
+            (p, made, have) =
+                (*pos.get_unchecked(depth) as usize, *breaks.get_unchecked(depth), *quota.get_unchecked(depth));
+        }
     }
 }
 

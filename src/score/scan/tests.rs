@@ -146,8 +146,7 @@ impl Plain<'_> {
     fn depth(&mut self, depth: usize, made: u8, have: u16) -> bool {
         let step = self.lists.steps[depth];
         let key = |slot: u16, shift: u8| usize::from((self.slots[usize::from(slot)] >> shift) as u8);
-        let table = step.table as usize + key(step.a, step.a_shift) * self.lists.keys + key(step.b, step.b_shift);
-        let mut p = self.lists.starts[table] as usize;
+        let mut p = self.lists.head(step.table, key(step.a, step.a_shift), key(step.b, step.b_shift));
         loop {
             let rec = self.lists.recs[p];
             p += 1;
