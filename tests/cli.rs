@@ -535,6 +535,28 @@ fn search_speed_bench_runs_each_board_both_ways() {
     assert_eq!(record["benchmark"], "search-speed");
 }
 
+/// `bench score-speed --planted` walks the official set, then each planted
+/// board named by its side, and records each board's rate under its name;
+/// a side out of range is refused naming the flag. Catches a planted board
+/// dropped from the record or walked under another name.
+#[test]
+fn score_speed_bench_walks_the_planted_boards_it_is_given() {
+    let dir = scratch("score-speed");
+    let out = dir.join("speed.json");
+    let output = run(&["bench", "score-speed", "--seconds", "1", "--planted", "8,9", "--out", out.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(0), "{}", text(&output));
+    let record: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert!(record["ours_placements_per_second"].as_f64().unwrap() > 0.0, "{record}");
+    let planted = record["planted"].as_array().unwrap();
+    let names: Vec<&str> = planted.iter().map(|b| b["board"].as_str().unwrap()).collect();
+    assert_eq!(names, ["planted-8x8-f5i17-s1", "planted-9x9-f5i17-s1"]);
+    assert!(planted.iter().all(|b| b["speed"]["placements"].as_u64().unwrap() > 0), "{record}");
+    let bad = run(&["bench", "score-speed", "--seconds", "1", "--planted", "1", "--out", out.to_str().unwrap()]);
+    assert_ne!(bad.status.code(), Some(0));
+    assert!(text(&bad).contains("--planted: 1 is not in 2..="), "{}", text(&bad));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn a_board_naming_a_piece_the_instance_lacks_is_reported_not_a_panic() {
     let dir = scratch("unknown-piece");

@@ -9,6 +9,11 @@
 //! attempt's end (the port prints only turns; over 5 × 10⁸ turns an attempt's
 //! depth is noise, so its placements are taken as half its turns). Ours runs
 //! first, then the port, never together.
+//!
+//! Planted boards, if asked, are walked after them under the plan a score
+//! run settles without pilot walks (the port reads only the official set):
+//! the walk's rate on boards it was not tuned on, to hold a faster loop to
+//! the same gain everywhere.
 
 use serde::{Deserialize, Serialize};
 
@@ -50,13 +55,40 @@ pub struct ScoreSpeed {
     pub reference_placements_per_second: Option<f64>,
     /// The reference's state: run, or why not.
     pub reference: String,
+    /// Ours on each planted board asked for, in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub planted: Vec<BoardSpeed>,
 }
 
-/// Runs ours, then the port, each for `seconds` on one thread.
+/// The walk's rate on one board.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BoardSpeed {
+    /// The board's name.
+    pub board: String,
+    /// Placements per second.
+    pub placements_per_second: f64,
+    /// What it counted.
+    pub speed: speed::Speed,
+}
+
+/// The options a planted board is walked with: a run's, without completions.
+fn planted_options() -> Options {
+    Options { completion: Some(Completion::NONE), ..Options::default() }
+}
+
+/// Runs ours, then the port, each for `seconds` on one thread, on the
+/// official set `instance`; then ours on each of the `planted` boards (name,
+/// instance). `command` is the command line the record names.
 ///
 /// # Errors
-/// The plan refused, or the port failing once found.
-pub fn run(instance: &Instance, seconds: f64, stop: &Stop) -> Result<Record<ScoreSpeed>, Error> {
+/// A plan refused, or the port failing once found.
+pub fn run(
+    instance: &Instance,
+    planted: &[(String, Instance)],
+    seconds: f64,
+    command: &str,
+    stop: &Stop,
+) -> Result<Record<ScoreSpeed>, Error> {
     let ours = speed::measure(instance, &published(), seconds, 1, stop).map_err(Error::Options)?;
     eprintln!("bench: score walk: {:.1} M placements/s", ours.placements_per_second() / 1e6);
     let (rate, reference) = match blackwood::binary() {
@@ -72,6 +104,13 @@ pub fn run(instance: &Instance, seconds: f64, stop: &Stop) -> Result<Record<Scor
     if let Some(rate) = rate {
         eprintln!("bench: the port: {:.1} M loop turns/s", rate / 1e6);
     }
+    let mut boards = Vec::new();
+    for (board, instance) in planted.iter().take_while(|_| !stop.is_raised()) {
+        let speed = speed::measure(instance, &planted_options(), seconds, 1, stop).map_err(Error::Options)?;
+        eprintln!("bench: score walk on {board}: {:.1} M placements/s", speed.placements_per_second() / 1e6);
+        let placements_per_second = speed.placements_per_second().round();
+        boards.push(BoardSpeed { board: board.clone(), placements_per_second, speed });
+    }
     let body = ScoreSpeed {
         seconds: round3(seconds),
         ours_placements_per_second: ours.placements_per_second().round(),
@@ -80,7 +119,7 @@ pub fn run(instance: &Instance, seconds: f64, stop: &Stop) -> Result<Record<Scor
         reference_iterations_per_second: rate,
         reference_placements_per_second: rate.map(|r| (r / 2.0).round()),
         reference,
+        planted: boards,
     };
-    let command = format!("edgematch bench score-speed --seconds {seconds}");
-    Ok(Record::new("score-speed", command, Some(1), stop.is_raised().then_some(true), body))
+    Ok(Record::new("score-speed", command.to_owned(), Some(1), stop.is_raised().then_some(true), body))
 }

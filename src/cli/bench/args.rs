@@ -159,6 +159,14 @@ pub(crate) struct ScoreSpeedArgs {
     /// The data folder (the official set).
     #[arg(long, default_value = "data")]
     pub(super) data: PathBuf,
+    /// Sides of planted 5+17 boards (seed 1, five clues) walked after the
+    /// official set, under the plan a run settles without pilot walks
+    /// (`none`: the official set only).
+    #[arg(long, value_parser = numbers_or_none, default_value = "none")]
+    pub(super) planted: Numbers,
+    /// Folder of planted instance files; instances not there are generated in memory.
+    #[arg(long, default_value = "models")]
+    pub(super) models_dir: PathBuf,
     /// The JSON record to write.
     #[arg(long, default_value = "results/score/speed.json")]
     pub(super) out: PathBuf,

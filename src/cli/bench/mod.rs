@@ -21,7 +21,8 @@ mod args;
 
 pub(crate) use args::BenchCommand;
 use args::{
-    CliffArgs, CompletionArgs, ExternalArgs, ReachArgs, ReplayArgs, ReportArgs, ScoreArgs, ScoreBoardArgs, SpineArgs,
+    CliffArgs, CompletionArgs, ExternalArgs, ReachArgs, ReplayArgs, ReportArgs, ScoreArgs, ScoreBoardArgs,
+    ScoreSpeedArgs, SpineArgs,
 };
 
 /// The handle Ctrl-C raises, installed once for the bench.
@@ -53,11 +54,7 @@ pub(crate) fn run(command: BenchCommand) -> Result<ExitCode> {
         BenchCommand::Score(args) => score(args),
         BenchCommand::Completion(args) => completion(args),
         BenchCommand::Replay(args) => replay(args),
-        BenchCommand::ScoreSpeed(args) => {
-            let instance = bench::score::ScoreBoard::CENTRE.instance(&args.data, Path::new("models"))?;
-            write_out(&args.out, &bench::score_speed::run(&instance, args.seconds, &stop()?)?.to_json())?;
-            Ok(ExitCode::SUCCESS)
-        }
+        BenchCommand::ScoreSpeed(args) => score_speed(args),
         BenchCommand::Threads(args) => {
             let instance = bench::score::ScoreBoard::CENTRE.instance(&args.data, Path::new("models"))?;
             let counts: Vec<usize> = args.threads.iter().map(|&t| t as usize).collect();
@@ -96,11 +93,8 @@ fn spine(args: SpineArgs) -> Result<ExitCode> {
 
 fn cliff(args: CliffArgs) -> Result<ExitCode> {
     let shard = shard_or_slurm(args.shard)?;
-    let to_size = |s: u64| usize::try_from(s).ok().filter(|s| (2..=MAX_SIDE).contains(s));
-    let sizes =
-        args.sizes.0.iter().map(|&s| to_size(s).with_context(|| format!("--sizes: {s} is not in 2..={MAX_SIDE}")));
     let config = cliff::CliffConfig {
-        sizes: sizes.collect::<Result<_>>()?,
+        sizes: args.sizes.0.iter().map(|&s| board_side("--sizes", s)).collect::<Result<_>>()?,
         colours: args.colours,
         seeds: args.seeds.0,
         seeds_at: args.seeds_at.into_iter().map(|(size, seeds)| (size as usize, seeds)).collect(),
@@ -210,10 +204,7 @@ fn score_boards(args: &ScoreBoardArgs) -> Result<Vec<ScoreBoard>> {
     }
     for colours in &args.colours {
         for &size in &args.sizes.0 {
-            let size = usize::try_from(size)
-                .ok()
-                .filter(|s| (2..=MAX_SIDE).contains(s))
-                .with_context(|| format!("--sizes: {size} is not in 2..={MAX_SIDE}"))?;
+            let size = board_side("--sizes", size)?;
             for &seed in &args.seeds.0 {
                 boards.push(ScoreBoard::Planted(PlantedSpec::square(size, colours.frame, colours.interior, seed)));
             }
@@ -254,6 +245,27 @@ fn replay(args: ReplayArgs) -> Result<ExitCode> {
 }
 
 /// The command as typed, for a table's provenance.
+/// A board side given to `flag`, checked to lie in 2..=MAX_SIDE.
+fn board_side(flag: &str, side: u64) -> Result<usize> {
+    usize::try_from(side)
+        .ok()
+        .filter(|s| (2..=MAX_SIDE).contains(s))
+        .with_context(|| format!("{flag}: {side} is not in 2..={MAX_SIDE}"))
+}
+
+fn score_speed(args: ScoreSpeedArgs) -> Result<ExitCode> {
+    let official = bench::score::ScoreBoard::CENTRE.instance(&args.data, &args.models_dir)?;
+    let mut planted = Vec::new();
+    for &side in &args.planted.0 {
+        let side = board_side("--planted", side)?;
+        let board = ScoreBoard::Planted(PlantedSpec::square(side, 5, 17, 1));
+        planted.push((board.name(), board.instance(&args.data, &args.models_dir)?));
+    }
+    let record = bench::score_speed::run(&official, &planted, args.seconds, &command_line(), &stop()?)?;
+    write_out(&args.out, &record.to_json())?;
+    Ok(ExitCode::SUCCESS)
+}
+
 fn command_line() -> String {
     let command = std::env::args().map(|a| if a.contains(' ') { format!("'{a}'") } else { a }).collect::<Vec<_>>();
     format!("edgematch {}", command[1..].join(" "))
