@@ -32,6 +32,29 @@ fn rec(piece: u16, breaks: u8, quota: u8) -> Rec {
     Rec(u64::from(piece) << 32 | u64::from(breaks) << 48 | u64::from(quota) << 56)
 }
 
+/// One attempt of one walk over `lists`, alone (no sibling lowers the
+/// best), full boards handed to `found` and partial ones to `deep`.
+fn walk_once(
+    lists: &Lists,
+    settings: &Attempt,
+    found: &(dyn Fn(Board, usize) + Sync),
+    deep: &(dyn Fn(usize, &[u64], usize) + Sync),
+) -> Ended {
+    let (best, stop, deepest) = (AtomicUsize::new(usize::MAX), AtomicBool::new(false), AtomicUsize::new(0));
+    let placed = [AtomicU64::new(0)];
+    let shared = Shared {
+        best: &best,
+        stop: &stop,
+        deadline: None,
+        found,
+        deep,
+        deepest: &deepest,
+        placed: &placed,
+        node_limit: None,
+    };
+    attempt(lists, settings, &shared, 0)
+}
+
 /// Every full board the walk reports, with its breaks, in order.
 fn boards(lists: &Lists) -> Vec<(Vec<usize>, usize)> {
     let seen = std::sync::Mutex::new(Vec::new());
@@ -40,18 +63,6 @@ fn boards(lists: &Lists) -> Vec<(Vec<usize>, usize)> {
         seen.lock().unwrap().push((pieces, breaks));
     };
     let deep = |_: usize, _: &[u64], _: usize| {};
-    let (best, stop, deepest) = (AtomicUsize::new(usize::MAX), AtomicBool::new(false), AtomicUsize::new(0));
-    let placed = [AtomicU64::new(0)];
-    let shared = Shared {
-        best: &best,
-        stop: &stop,
-        deadline: None,
-        found: &found,
-        deep: &deep,
-        deepest: &deepest,
-        placed: &placed,
-        node_limit: None,
-    };
     let settings = Attempt {
         budget: usize::MAX,
         cap: 1_000,
@@ -61,7 +72,7 @@ fn boards(lists: &Lists) -> Vec<(Vec<usize>, usize)> {
         stall: 0,
         expect: 0,
     };
-    let end = attempt(lists, &settings, &shared, 0).end;
+    let end = walk_once(lists, &settings, &found, &deep).end;
     let seen = seen.into_inner().unwrap();
     // The tree is walked whole, or a perfect board ended the run.
     assert!(end == End::Exhausted || (end == End::Stopped && seen.last().is_some_and(|b| b.1 == 0)), "{end:?}");
@@ -194,20 +205,8 @@ fn placements(lists: &Lists, cap: u64) -> Placements {
     let found = |board: Board, breaks: usize| seen.lock().unwrap().full.push((board, breaks));
     let deep =
         |_: usize, recs: &[u64], _: usize| seen.lock().unwrap().placed.push((recs.len() - 1, recs[recs.len() - 1]));
-    let (best, stop, deepest) = (AtomicUsize::new(usize::MAX), AtomicBool::new(false), AtomicUsize::new(0));
-    let placed = [AtomicU64::new(0)];
-    let shared = Shared {
-        best: &best,
-        stop: &stop,
-        deadline: None,
-        found: &found,
-        deep: &deep,
-        deepest: &deepest,
-        placed: &placed,
-        node_limit: None,
-    };
     let settings = Attempt { budget: usize::MAX, cap, extend: 0, report_from: 1, report_all: 1, stall: 0, expect: 0 };
-    let nodes = attempt(lists, &settings, &shared, 0).nodes;
+    let nodes = walk_once(lists, &settings, &found, &deep).nodes;
     Placements { nodes, ..seen.into_inner().unwrap() }
 }
 
