@@ -31,7 +31,7 @@ if [ ! -f "$out/cubes/cubes.json" ]; then
     tee "$out/split.txt"
 fi
 commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src || echo +)
-echo "commit $commit, $(nproc) cores, $(sinfo -h -o '%D node(s), %c CPUs per node')" | tee "$out/machine.txt"
+echo "commit $commit, $(nproc) cores, $(sinfo -h -o '%D node(s), %c CPUs per node')" | tee -a "$out/machine.txt"
 start=$SECONDS
 sbatch --wait --array=1-"$tasks" --mem=1G --time=600 --output="$out/cubes/task-%a.out" \
   deploy/slurm/count.sbatch "$out/cubes" --threads 1
