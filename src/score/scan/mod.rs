@@ -295,21 +295,8 @@ fn scan(w: &mut Walk, poll_at: u64) -> Event {
                 w.nodes = nodes;
                 return Event::Full;
             }
-            // SAFETY: depth < free; its sides read slots checked by Walk::new.
-            let next = unsafe { steps.get_unchecked(depth) };
-            // The side facing the cell just placed is read off the record in
-            // hand, not back from the slot just written.
-            let side = |slot: u16, shift: u8| {
-                let shown = if usize::from(slot) == depth - 1 {
-                    rec.0
-                } else {
-                    unsafe { *slots.get_unchecked(usize::from(slot)) }
-                };
-                usize::from((shown >> shift) as u8)
-            };
-            let (a, b) = (side(next.a, next.a_shift), side(next.b, next.b_shift));
-            // SAFETY: a, b < keys (colours checked by Walk::new); the table has keys² heads.
-            p = unsafe { *starts.get_unchecked(head_at(next.table, keys, a, b)) } as usize;
+            // SAFETY: depth < free.
+            p = head_after(rec, unsafe { steps.get_unchecked(depth) }, depth, slots, starts, keys);
             if depth >= watch || nodes >= poll_at {
                 // SAFETY: depth < free.
                 unsafe { *pos.get_unchecked_mut(depth) = p as u32 };
@@ -333,6 +320,26 @@ fn scan(w: &mut Walk, poll_at: u64) -> Event {
                 (*pos.get_unchecked(depth) as usize, *breaks.get_unchecked(depth), *quota.get_unchecked(depth));
         }
     }
+}
+
+/// The head of the list of `next`, the step at `depth`, just after `rec` was
+/// placed at `depth - 1`: the side facing it is read off the record in hand,
+/// not back from the slot just written (a wait for store forwarding on the
+/// path from one placement to the next).
+#[inline(always)]
+fn head_after(rec: Rec, next: &Step, depth: usize, slots: &[u64], starts: &[u32], keys: usize) -> usize {
+    let side = |slot: u16, shift: u8| {
+        let shown = if usize::from(slot) == depth - 1 {
+            rec.0
+        } else {
+            // SAFETY: Walk::new checked that every side reads a slot.
+            unsafe { *slots.get_unchecked(usize::from(slot)) }
+        };
+        usize::from((shown >> shift) as u8)
+    };
+    let (a, b) = (side(next.a, next.a_shift), side(next.b, next.b_shift));
+    // SAFETY: a, b < keys (colours checked by Walk::new); the table has keys² heads.
+    unsafe { *starts.get_unchecked(head_at(next.table, keys, a, b)) as usize }
 }
 
 /// One attempt of walk `walk` over `lists` (sorted for this attempt) until
