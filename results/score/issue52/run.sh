@@ -12,7 +12,9 @@
 #   NAME: BOARD-ARM-SECONDS[-sSEED], BOARD five, centre or p16sN (planted
 #   16x16 5+17 seed N), ARM default (CP-SAT completes 16 cells, the
 #   measured thresholds) or native32 (the native branch and bound,
-#   --completion native:32:16:2); the default list is the one the README reports.
+#   --completion native:32:16:2), either followed by bN for B breaks over the
+#   plan's span (--breaks band:B, e.g. native32b16); the default list is the
+#   one the README reports.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 bin=${1:-target/release/edgematch}
@@ -30,13 +32,18 @@ for name in "${names[@]}"; do
     p16s*) instance=("models/planted-16x16-f5i17-s${board#p16s}.json") ;;
     *) echo "unknown board $board" >&2; exit 2 ;;
   esac
+  breaks=()
+  if [[ $arm =~ ^(.*)b([0-9]+)$ ]]; then
+    arm=${BASH_REMATCH[1]}
+    breaks=(--breaks "band:${BASH_REMATCH[2]}")
+  fi
   case $arm in
     default) how=() ;;
     native32) how=(--completion native:32:16:2) ;;
     *) echo "unknown arm $arm" >&2; exit 2 ;;
   esac
   echo "run $name" >&2
-  "$bin" solve "${instance[@]}" "${how[@]}" --objective score --solver search --threads 2 \
+  "$bin" solve "${instance[@]}" "${how[@]}" "${breaks[@]}" --objective score --solver search --threads 2 \
     --seed "$(s=${seed:-s1}; echo "${s#s}")" --time-limit "$seconds" --out "$out/$name.json" --trace "$out/$name.trace" \
     >"$out/$name.out.tmp" 2>"$out/$name.err" || true
   mv "$out/$name.out.tmp" "$out/$name.out"
