@@ -9,8 +9,8 @@
 # Held out: planted 16x16 5+17 s2-s5 (p16s*) and the official set with its
 # centre clue (centre-*): nothing was chosen on their runs.
 # Usage: bash results/score/issue52/run.sh [path/to/edgematch] [NAME...]
-#   NAME: BOARD-ARM-SECONDS[-sSEED], BOARD five, centre or p16sN (planted
-#   16x16 5+17 seed N), ARM default (CP-SAT completes 16 cells, the
+#   NAME: BOARD-ARM-SECONDS[-sSEED], BOARD five, centre, p16sN or p13sN
+#   (planted 16x16 or 13x13 5+17 seed N), ARM default (CP-SAT completes 16 cells, the
 #   measured thresholds) or native32 (the native branch and bound,
 #   --completion native:32:16:2), either followed by bN for B breaks over the
 #   plan's span (--breaks band:B, e.g. native32b16); the default list is the
@@ -30,6 +30,7 @@ for name in "${names[@]}"; do
     five) instance=(data/official/pieces.txt --columns bltr --clues data/official/clues.txt) ;;
     centre) instance=(data/official/pieces.txt --columns bltr --clues data/official/clue-centre.txt) ;;
     p16s*) instance=("models/planted-16x16-f5i17-s${board#p16s}.json") ;;
+    p13s*) instance=("models/planted-13x13-f5i17-s${board#p13s}.json") ;;
     *) echo "unknown board $board" >&2; exit 2 ;;
   esac
   breaks=()
