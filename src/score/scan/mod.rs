@@ -144,6 +144,31 @@ enum Event {
     Exhausted,
 }
 
+/// Where the scan of one depth resumes, in one word: the next record, and
+/// the breaks and quota sides of the cells placed above the depth. A
+/// give-up reads it back with one load.
+#[derive(Clone, Copy, Debug)]
+struct Resume(u64);
+
+impl Resume {
+    /// The scan resumes at record `next`, the cells above having broken `made` joins and shown `have` quota sides.
+    #[inline(always)]
+    fn new(next: usize, made: u8, have: u16) -> Resume {
+        Resume(next as u32 as u64 | u64::from(made) << 32 | u64::from(have) << 40)
+    }
+
+    /// The next record, the breaks and the quota sides.
+    #[inline(always)]
+    fn get(self) -> (usize, u8, u16) {
+        (self.0 as u32 as usize, (self.0 >> 32) as u8, (self.0 >> 40) as u16)
+    }
+
+    /// The breaks of the cells above.
+    fn made(self) -> usize {
+        usize::from(self.get().1)
+    }
+}
+
 /// A walk's state: what is placed at each depth and where each scan resumes.
 struct Walk<'a> {
     steps: &'a [Step],
@@ -152,11 +177,8 @@ struct Walk<'a> {
     keys: usize,
     /// Per depth the record placed there, then the missing-side and clue slots.
     slots: Vec<u64>,
-    /// Per depth, the next record to try.
-    pos: Vec<u32>,
-    /// Per depth, the breaks and quota sides of the cells placed before it.
-    breaks: Vec<u8>,
-    quota: Vec<u16>,
+    /// Per depth, where its scan resumes ([`Resume`]).
+    resume: Vec<Resume>,
     used: Box<[bool; SLOTS]>,
     depth: usize,
     deepest: usize,
@@ -188,9 +210,7 @@ impl<'a> Walk<'a> {
             starts: &lists.starts,
             keys,
             slots: lists.slots.clone(),
-            pos: vec![0; free + 1],
-            breaks: vec![0; free + 1],
-            quota: vec![0; free + 1],
+            resume: vec![Resume::new(0, 0, 0); free + 1],
             used,
             depth: 0,
             deepest: 0,
@@ -199,7 +219,7 @@ impl<'a> Walk<'a> {
             budget: budget.min(usize::from(u8::MAX - 1)) as u8,
         };
         if free > 0 {
-            walk.pos[0] = walk.head(0);
+            walk.resume[0] = Resume::new(walk.head(0) as usize, 0, 0);
         }
         walk
     }
@@ -240,8 +260,8 @@ impl<'a> Walk<'a> {
 /// Indexing is unchecked: [`Walk::new`] checked that every list head lies
 /// inside `recs` and every key inside `starts`; every list ends with a
 /// sentinel that breaks more joins than any allowance (so no scan passes
-/// it); depths stay in `0..free`, and `pos`, `breaks` and `quota` hold
-/// `free + 1` entries, `slots` more.
+/// it); depths stay in `0..free`, and `resume` holds `free + 1` entries,
+/// `slots` more.
 ///
 /// One function on purpose: this loop is where the walk spends its time, and
 /// kept whole the depth and the node count stay in registers.
@@ -252,14 +272,13 @@ fn scan(w: &mut Walk, poll_at: u64) -> Event {
     let (mut depth, mut nodes, watch, budget) = (w.depth, w.nodes, w.watch, w.budget);
     debug_assert!(depth < free);
     let slots = &mut w.slots[..];
-    let (pos, breaks, quota) = (&mut w.pos[..], &mut w.breaks[..], &mut w.quota[..]);
+    let resume = &mut w.resume[..];
     let used = &mut *w.used;
     // The scan of `depth`: the next record, the breaks and quota sides of the
     // cells above it. A placement sets them for the depth below from the
-    // record in hand; only a give-up reads them back from the arrays.
-    // SAFETY: depth < free = steps.len() < pos.len() = breaks.len() = quota.len().
-    let (mut p, mut made, mut have) =
-        unsafe { (*pos.get_unchecked(depth) as usize, *breaks.get_unchecked(depth), *quota.get_unchecked(depth)) };
+    // record in hand; only a give-up reads them back, in one word.
+    // SAFETY: depth < free = steps.len() < resume.len().
+    let (mut p, mut made, mut have) = unsafe { resume.get_unchecked(depth).get() };
     'depth: loop {
         // SAFETY: as above.
         let step = unsafe { steps.get_unchecked(depth) };
@@ -279,18 +298,18 @@ fn scan(w: &mut Walk, poll_at: u64) -> Event {
                 break;
             }
             used[usize::from(rec.piece())] = true;
+            // SAFETY: depth < free, inside every per-depth array.
+            unsafe {
+                *resume.get_unchecked_mut(depth) = Resume::new(p, made, have);
+                *slots.get_unchecked_mut(depth) = rec.0;
+            }
             made += rec.breaks();
             have += u16::from(rec.quota());
-            // SAFETY: depth < free, so depth + 1 <= free is inside every per-depth array.
-            unsafe {
-                *pos.get_unchecked_mut(depth) = p as u32;
-                *slots.get_unchecked_mut(depth) = rec.0;
-                *breaks.get_unchecked_mut(depth + 1) = made;
-                *quota.get_unchecked_mut(depth + 1) = have;
-            }
             depth += 1;
             nodes += 1;
             if depth == free {
+                // SAFETY: depth == free < resume.len().
+                unsafe { *resume.get_unchecked_mut(depth) = Resume::new(0, made, have) };
                 w.depth = depth;
                 w.nodes = nodes;
                 return Event::Full;
@@ -299,7 +318,7 @@ fn scan(w: &mut Walk, poll_at: u64) -> Event {
             p = head_after(rec, unsafe { steps.get_unchecked(depth) }, depth, slots, starts, keys);
             if depth >= watch || nodes >= poll_at {
                 // SAFETY: depth < free.
-                unsafe { *pos.get_unchecked_mut(depth) = p as u32 };
+                unsafe { *resume.get_unchecked_mut(depth) = Resume::new(p, made, have) };
                 w.depth = depth;
                 w.nodes = nodes;
                 return if depth >= watch { Event::Deeper } else { Event::Poll };
@@ -316,8 +335,7 @@ fn scan(w: &mut Walk, poll_at: u64) -> Event {
         unsafe {
             let piece = Rec(*slots.get_unchecked(depth)).piece();
             used[usize::from(piece)] = false;
-            (p, made, have) =
-                (*pos.get_unchecked(depth) as usize, *breaks.get_unchecked(depth), *quota.get_unchecked(depth));
+            (p, made, have) = resume.get_unchecked(depth).get();
         }
     }
 }
@@ -379,7 +397,7 @@ fn walk_attempt(
         match event {
             Event::Exhausted => return w.ended(End::Exhausted),
             Event::Full => {
-                let made = usize::from(w.breaks[free]);
+                let made = w.resume[free].made();
                 if made < shared.best.load(Ordering::Relaxed) {
                     (shared.found)(w.board(lists), made);
                 }
@@ -402,7 +420,7 @@ fn walk_attempt(
                     }
                 }
                 if (new && w.depth >= settings.report_from) || w.depth >= settings.report_all {
-                    (shared.deep)(walk, &w.slots[..w.depth], usize::from(w.breaks[w.depth]));
+                    (shared.deep)(walk, &w.slots[..w.depth], w.resume[w.depth].made());
                 }
             }
             Event::Poll => {}

@@ -241,3 +241,13 @@ fn the_walk_places_what_the_plain_recursion_places() {
         }
     }
 }
+
+/// A depth's resume word gives back the next record, breaks and quota sides
+/// it was made of, at their largest values too. Fails if two fields overlap
+/// (a give-up would then resume with the wrong sums).
+#[test]
+fn a_resume_word_gives_back_what_it_holds() {
+    for (next, made, have) in [(0, 0, 0), (u32::MAX as usize, u8::MAX, u16::MAX), (46_534, 14, 300), (1, 255, 0)] {
+        assert_eq!(Resume::new(next, made, have).get(), (next, made, have));
+    }
+}
