@@ -7,7 +7,7 @@
 //! [`rows`] sums the samples into the rows of [`super::completion_times::Table`].
 
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicU64, AtomicUsize};
+use std::sync::atomic::AtomicUsize;
 
 use super::attempts::Walk;
 use super::completer::complete_by;
@@ -16,7 +16,7 @@ use super::completion_times::Row;
 use super::lists::Lists;
 use super::options::{Options, SCAN_ATTEMPT_NODES};
 use super::plan::Plan;
-use super::scan::{Attempt, STALL, Shared};
+use super::scan::{Attempt, Counter, STALL, Shared};
 use crate::error::Error;
 use crate::outcome::Limits;
 use crate::puzzle::{Board, Instance};
@@ -139,7 +139,7 @@ impl Alone<'_> {
         let (best, deepest) = (AtomicUsize::new(usize::MAX), AtomicUsize::new(0));
         let none = |_: Board, _: usize| {};
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs_f64(self.seconds.max(0.0));
-        let placed = [AtomicU64::new(0)];
+        let placed = [Counter::default()];
         let shared = Shared {
             best: &best,
             stop: self.stop.flag(),

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use super::attempts::{Done, Walk};
 use super::lists::Lists;
-use super::scan::{Attempt, Shared};
+use super::scan::{Attempt, Counter, Shared};
 use crate::crew::Crew;
 use crate::puzzle::Board;
 
@@ -119,7 +119,7 @@ fn walk_one((lists, expect): &(Lists, usize), pilots: &Pilots<'_>) -> Reach {
         let _ = deep.fetch_add(1, Ordering::Relaxed);
     };
     let deepest = AtomicUsize::new(0);
-    let placed = [AtomicU64::new(0)];
+    let placed = [Counter::default()];
     let shared = Shared {
         best: pilots.best,
         stop: pilots.stop,

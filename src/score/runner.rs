@@ -18,7 +18,7 @@ use super::lists::Lists;
 use super::options::{Options, SCAN_ATTEMPT_NODES, Stats};
 use super::pilot::{Pilots, Work, pilot_deadline};
 use super::plan::Plan;
-use super::scan::{Attempt, End, STALL, Shared};
+use super::scan::{Attempt, Counter, End, STALL, Shared};
 use super::split::{DepthCounts, SPLIT_EVERY, Split};
 use crate::crew::Crew;
 use crate::error::Error;
@@ -190,7 +190,7 @@ impl Run<'_> {
         let resume = self.options.resume.clone().unwrap_or_default();
         let per_walk: Vec<AtomicU64> =
             (0..self.threads).map(|t| AtomicU64::new(resume.attempts.get(t).copied().unwrap_or(0))).collect();
-        let placed: Vec<AtomicU64> = (0..self.threads).map(|_| AtomicU64::new(0)).collect();
+        let placed: Vec<Counter> = (0..self.threads).map(|_| Counter::default()).collect();
         let depths: Vec<AtomicUsize> = (0..=lists.free()).map(|_| AtomicUsize::new(0)).collect();
         let (deepest, walks_over) = (AtomicUsize::new(0), AtomicBool::new(false));
         let pool = self.pool(plan);
@@ -308,7 +308,7 @@ impl Run<'_> {
     fn progress(&self, walks: &Walks<'_>, queue: &Completers) -> Progress {
         Progress {
             seconds: self.start.elapsed().as_secs_f64(),
-            placements: walks.shared.placed.iter().map(|p| p.load(Ordering::Relaxed)).collect(),
+            placements: walks.shared.placed.iter().map(|p| p.0.load(Ordering::Relaxed)).collect(),
             attempts: walks.per_walk.iter().map(|a| a.load(Ordering::Relaxed)).collect(),
             deepest: walks.shared.deepest.load(Ordering::Relaxed),
             completed: queue.completed.load(Ordering::Relaxed),

@@ -1,13 +1,13 @@
 //! The scan walk's own rate: its placements and loop turns per second on one thread, nothing else running.
 
-use std::sync::atomic::{AtomicU64, AtomicUsize};
+use std::sync::atomic::AtomicUsize;
 use std::time::{Duration, Instant};
 
 use super::attempts::{Done, Walk};
 use super::lists::Lists;
 use super::options::Options;
 use super::plan::Plan;
-use super::scan::{Attempt, Shared};
+use super::scan::{Attempt, Counter, Shared};
 use crate::puzzle::{Board, Instance};
 use crate::stop::Stop;
 
@@ -88,7 +88,7 @@ fn walk_until(options: &Options, lists: &Lists, deadline: Option<Instant>, seed:
     let none = |_: Board, _: usize| {};
     let none_deep = |_: usize, _: &[u64], _: usize| {};
     let (best, deepest) = (AtomicUsize::new(usize::MAX), AtomicUsize::new(0));
-    let placed = [AtomicU64::new(0)];
+    let placed = [Counter::default()];
     let shared = Shared {
         best: &best,
         stop: stop.flag(),

@@ -46,7 +46,7 @@ pub(crate) struct Shared<'a> {
     /// The most free cells any walk has filled at once.
     pub(crate) deepest: &'a AtomicUsize,
     /// Placements each walk made so far (index: the walk), counted at every poll.
-    pub(crate) placed: &'a [AtomicU64],
+    pub(crate) placed: &'a [Counter],
     /// The walks stop once their placements together reach this many.
     pub(crate) node_limit: Option<u64>,
 }
@@ -54,9 +54,18 @@ pub(crate) struct Shared<'a> {
 impl Shared<'_> {
     /// Placements of all walks so far.
     pub(crate) fn placements(&self) -> u64 {
-        self.placed.iter().map(|p| p.load(Ordering::Relaxed)).sum()
+        self.placed.iter().map(|p| p.0.load(Ordering::Relaxed)).sum()
     }
 }
+
+/// One walk's count of placements, alone on its cache lines: walks write
+/// their own counts at every poll, and counts side by side in one line
+/// would pass that line from core to core (false sharing) on a machine with
+/// many walks. 128 bytes: two lines, as processors that fetch lines in
+/// pairs need.
+#[derive(Debug, Default)]
+#[repr(align(128))]
+pub(crate) struct Counter(pub(crate) AtomicU64);
 
 /// One attempt's settings.
 #[derive(Clone, Copy, Debug)]
@@ -367,7 +376,7 @@ fn head_after(rec: Rec, next: &Step, depth: usize, slots: &[u64], starts: &[u32]
 pub(crate) fn attempt(lists: &Lists, settings: &Attempt, shared: &Shared<'_>, walk: usize) -> Ended {
     let mut counted = 0;
     let mut count = |nodes: u64| {
-        let _ = shared.placed[walk].fetch_add(nodes - counted, Ordering::Relaxed);
+        let _ = shared.placed[walk].0.fetch_add(nodes - counted, Ordering::Relaxed);
         counted = nodes;
     };
     let ended = walk_attempt(lists, settings, shared, walk, &mut count);
@@ -415,7 +424,11 @@ fn walk_attempt(
                     w.deepest = w.depth;
                     improved_at = w.nodes;
                     w.watch = (w.deepest + 1).min(settings.report_all);
-                    if shared.deepest.fetch_max(w.depth, Ordering::Relaxed) < w.depth && settings.extend > 0 {
+                    // Read before writing: most new depths of an attempt are not
+                    // new to the run, and a read leaves the line shared by the walks.
+                    let run_new = shared.deepest.load(Ordering::Relaxed) < w.depth
+                        && shared.deepest.fetch_max(w.depth, Ordering::Relaxed) < w.depth;
+                    if run_new && settings.extend > 0 {
                         cap = cap.max(w.nodes + settings.extend);
                     }
                 }
