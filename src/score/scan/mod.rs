@@ -384,6 +384,13 @@ pub(crate) fn attempt(lists: &Lists, settings: &Attempt, shared: &Shared<'_>, wa
     ended
 }
 
+/// Raises the run's deepest depth to `depth`; true if no walk had reached
+/// it. Read first: most new depths of an attempt are not new to the run,
+/// and a read leaves the line shared by the walks' cores.
+fn raise_deepest(deepest: &AtomicUsize, depth: usize) -> bool {
+    deepest.load(Ordering::Relaxed) < depth && deepest.fetch_max(depth, Ordering::Relaxed) < depth
+}
+
 /// [`attempt`], handing its placements so far to `count` at every poll.
 fn walk_attempt(
     lists: &Lists,
@@ -424,11 +431,7 @@ fn walk_attempt(
                     w.deepest = w.depth;
                     improved_at = w.nodes;
                     w.watch = (w.deepest + 1).min(settings.report_all);
-                    // Read before writing: most new depths of an attempt are not
-                    // new to the run, and a read leaves the line shared by the walks.
-                    let run_new = shared.deepest.load(Ordering::Relaxed) < w.depth
-                        && shared.deepest.fetch_max(w.depth, Ordering::Relaxed) < w.depth;
-                    if run_new && settings.extend > 0 {
+                    if raise_deepest(shared.deepest, w.depth) && settings.extend > 0 {
                         cap = cap.max(w.nodes + settings.extend);
                     }
                 }
