@@ -17,7 +17,8 @@
 # The reference arm needs EDGEMATCH_BLACKWOOD_DIR (docs/SCORE.md); without it,
 # it is skipped.
 # Usage: bash results/score/bench.sh [path/to/edgematch] [STAGE...]
-#   STAGE: goals, heldout, auto, more, hour (default: all, in that order)
+#   STAGE: goals, heldout, auto, more, hour, hour-reference (default: the first five, in
+#   that order; hour runs the reference arm's hour too)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${1:-target/release/edgematch}
@@ -55,6 +56,10 @@ for stage in "${stages[@]}"; do
       bench --official official-five --sizes none --budgets 3600 --arms search
       bench --official official-centre --sizes none --budgets 3600 --arms search,blackwood
       ;;
-    *) echo "unknown stage $stage (goals, heldout, auto, more, hour)" >&2; exit 2 ;;
+    hour-reference)
+      # The reference arm's hour alone (the port has only the centre clue built in).
+      bench --official official-centre --sizes none --budgets 3600 --arms blackwood
+      ;;
+    *) echo "unknown stage $stage (goals, heldout, auto, more, hour, hour-reference)" >&2; exit 2 ;;
   esac
 done
