@@ -68,9 +68,6 @@ pub(crate) const GIVE_UP_AFTER: u64 = 8;
 /// The counts of one depth.
 #[derive(Default)]
 struct AtDepth {
-    offered: AtomicU64,
-    /// Offers the bound kept.
-    kept: AtomicU64,
     completed: AtomicU64,
     improved: AtomicU64,
     /// CPU time of the completions, in nanoseconds.
@@ -83,7 +80,7 @@ impl Completers {
     /// change that: [`Completers::active`]).
     pub(crate) fn new(walks: usize, instance: &Instance, free: usize, workers: usize) -> Completers {
         Completers {
-            handoff: Handoff::new(walks, instance.grid),
+            handoff: Handoff::new(walks, instance.grid, free + 1),
             completed: AtomicU64::new(0),
             improved: AtomicU64::new(0),
             failed: AtomicU64::new(0),
@@ -97,33 +94,27 @@ impl Completers {
     }
 
     /// Offers walk `walk`'s partial board of `depth` free cells with
-    /// `breaks`, written by `fill`: kept when `worth` says a completion of
-    /// it may beat the best (see [`Bound`]), else counted and let go. Never
-    /// waits and never allocates.
+    /// `breaks`, `worth` completing or not (the caller's [`Bound`]: whether
+    /// a completion may beat the best), written by `fill` once a slot takes
+    /// it. Never waits and never allocates.
     pub(crate) fn offer(
         &self,
         walk: usize,
         (depth, breaks): (usize, usize),
+        worth: bool,
         fill: impl FnOnce(&mut Board),
-        worth: impl FnOnce(&Board) -> bool,
     ) {
         if self.given_up.load(Ordering::Relaxed) {
             return;
         }
-        let kept = self.handoff.offer(walk, (depth, breaks), fill, worth);
-        if let Some(at) = self.at.get(depth) {
-            let _ = at.offered.fetch_add(1, Ordering::Relaxed);
-            let _ = at.kept.fetch_add(u64::from(kept), Ordering::Relaxed);
-        }
+        self.handoff.offer(walk, (depth, breaks), worth, fill);
     }
 
     /// Per depth with an offer: (depth, boards offered, boards completed), deepest first.
     pub(crate) fn by_depth(&self) -> Vec<(usize, u64, u64)> {
         let load = |c: &AtomicU64| c.load(Ordering::Relaxed);
-        let rows = self.at.iter().enumerate().rev();
-        rows.filter(|(_, at)| load(&at.offered) > 0)
-            .map(|(d, at)| (d, load(&at.offered), load(&at.completed)))
-            .collect()
+        let rows = self.at.iter().enumerate().rev().map(|(d, at)| (d, self.handoff.at_depth(d).0, load(&at.completed)));
+        rows.filter(|&(_, offered, _)| offered > 0).collect()
     }
 
     /// `stats` with what the completers counted.
@@ -131,9 +122,9 @@ impl Completers {
         Stats {
             completions: self.completed.load(Ordering::Relaxed),
             completions_failed: self.failed.load(Ordering::Relaxed),
-            reported: self.handoff.offered.load(Ordering::Relaxed),
+            reported: self.handoff.offered(),
             completions_improved: self.improved.load(Ordering::Relaxed),
-            dropped: self.handoff.dropped.load(Ordering::Relaxed),
+            dropped: self.handoff.dropped(),
             completers: self.active.load(Ordering::Relaxed),
             completions_by_depth: self.by_depth(),
             ..stats
@@ -143,15 +134,16 @@ impl Completers {
     /// Per depth with a kept offer: what the split is derived from.
     pub(crate) fn counts(&self) -> Vec<DepthCounts> {
         let load = |c: &AtomicU64| c.load(Ordering::Relaxed);
-        let rows = self.at.iter().enumerate().filter(|(_, at)| load(&at.kept) > 0);
-        rows.map(|(depth, at)| DepthCounts {
-            depth,
-            kept: load(&at.kept),
-            completed: load(&at.completed),
-            improved: load(&at.improved),
-            cpu_seconds: load(&at.cpu_nanos) as f64 * 1e-9,
-        })
-        .collect()
+        let rows = self.at.iter().enumerate().map(|(depth, at)| (depth, self.handoff.at_depth(depth).1, at));
+        rows.filter(|&(_, kept, _)| kept > 0)
+            .map(|(depth, kept, at)| DepthCounts {
+                depth,
+                kept,
+                completed: load(&at.completed),
+                improved: load(&at.improved),
+                cpu_seconds: load(&at.cpu_nanos) as f64 * 1e-9,
+            })
+            .collect()
     }
 
     /// Worker `index` takes boards one after the other until the run's
@@ -349,7 +341,7 @@ mod tests {
         let keeper = Keeper::new(&p.instance, &crate::score::Options::default(), (Instant::now(), &run), &on_best);
         // Worker 1 of a pool of one waits: the board stays for worker 0.
         let queue = Completers::new(1, &p.instance, 31, 1);
-        queue.offer(0, (31, 0), |board| board.clone_from(&partial), |_| true);
+        queue.offer(0, (31, 0), true, |board| board.clone_from(&partial));
         let completion = Completion { engine, ..Completion::default() };
         let worker = Worker { instance: &p.instance, completion: &completion, keeper: &keeper, run: &run, seed: 1 };
         serving(&keeper, &queue, &worker, &[1, 0], || {
@@ -381,7 +373,7 @@ mod tests {
         let run = Stop::new();
         let keeper = Keeper::new(&p.instance, &crate::score::Options::default(), (Instant::now(), &run), &|_: &_| {});
         let queue = Completers::new(1, &p.instance, 31, 0);
-        queue.offer(0, (31, 0), |board| board.clone_from(&p.solution), |_| true);
+        queue.offer(0, (31, 0), true, |board| board.clone_from(&p.solution));
         let completion = Completion::default();
         let worker = Worker { instance: &p.instance, completion: &completion, keeper: &keeper, run: &run, seed: 1 };
         serving(&keeper, &queue, &worker, &[0], || {
@@ -423,16 +415,16 @@ mod tests {
             Worker { instance: &p.instance, completion: &completion, keeper: &keeper, run: &run, seed: u64::MAX };
         serving(&keeper, &queue, &worker, &[0], || {
             while !queue.given_up.load(Ordering::Relaxed) {
-                queue.offer(0, (31, 0), |board| board.clone_from(&partial), |_| true);
+                queue.offer(0, (31, 0), true, |board| board.clone_from(&partial));
                 std::thread::sleep(Duration::from_millis(5));
             }
         });
         assert_eq!(queue.failed.load(Ordering::Relaxed), GIVE_UP_AFTER);
         assert_eq!(queue.completed.load(Ordering::Relaxed), 0);
         assert!(queue.counts().iter().all(|d| d.completed == 0 && d.cpu_seconds == 0.0), "no time fed to the split");
-        let offered = queue.handoff.offered.load(Ordering::Relaxed);
-        queue.offer(0, (31, 0), |board| board.clone_from(&partial), |_| true);
-        assert_eq!(queue.handoff.offered.load(Ordering::Relaxed), offered, "no offer taken once given up");
+        let offered = queue.handoff.offered();
+        queue.offer(0, (31, 0), true, |board| board.clone_from(&partial));
+        assert_eq!(queue.handoff.offered(), offered, "no offer taken once given up");
         let warned = warned.0.into_inner().unwrap();
         assert_eq!(warned.len(), 1, "{warned:?}");
         assert!(warned[0].contains("seed") && warned[0].contains("without completions"), "{warned:?}");

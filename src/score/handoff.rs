@@ -1,23 +1,27 @@
 //! The walks' deep partial boards on their way to the completers: a few slots per walk, written without waiting or allocating, taken most promising first.
 //!
 //! A walk offers a partial board many hundred times a second (on Eternity II
-//! about 850 a second per walk, of which one CP-SAT worker completes about
-//! 25), so the offer must cost the walk next to nothing: each walk owns
-//! [`SLOTS`] slots, each holding a board allocated once, when the run
-//! starts. An offer takes a free slot, or the least promising full one when
-//! the new board is more promising (counting the board it replaces as
-//! dropped), with `try_lock`: a slot a completer is reading is passed over,
-//! never waited for; when none is free the board is dropped and counted.
-//! The board is written in place into the walk's own board (the clue board
-//! copied over its cells, then the walk's records), judged there (the bound:
-//! a board that cannot beat the best is let go), then swapped into the slot,
-//! so the walk's thread never allocates.
+//! about 850 a second per walk with CP-SAT completing 16 cells, some 10⁵
+//! with the native completer's settings), so the offer must cost the walk
+//! next to nothing: each walk owns [`SLOTS`] slots, each holding a board
+//! allocated once, when the run starts. The caller judges the offer first
+//! (the bound, from the walk's records: a board that cannot beat the best is
+//! counted and let go); one worth completing takes a free slot, or the least
+//! promising full one when it is more promising (counting the board it
+//! replaces as dropped), with `try_lock`: a slot a completer is reading is
+//! passed over, never waited for; when none is free the board is dropped and
+//! counted. Only then is the board written, in place into the slot's board
+//! (the clue board copied over its cells, then the walk's records), so the
+//! walk's thread never allocates and never writes a board no slot takes.
 //! A completer takes the most promising board of every slot (deepest, then
 //! fewest breaks) and leaves a fresh board in its place: the allocation is
-//! the completer's.
+//! the completer's. What the offers came to is counted per walk, on the
+//! walk's own cache lines, and summed when read: with the native completer a
+//! walk offers some 10⁵ boards a second, and one count shared by 64 walks
+//! would be a line passed from core to core millions of times a second.
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Mutex, TryLockError};
+use std::sync::{Mutex, MutexGuard, TryLockError};
 
 use crate::puzzle::{Board, Grid};
 
@@ -35,11 +39,6 @@ struct Slot {
     waiting: Option<(usize, usize)>,
 }
 
-/// How promising a partial board is: deeper first, then fewer breaks.
-fn promise((depth, breaks): (usize, usize)) -> (usize, std::cmp::Reverse<usize>) {
-    (depth, std::cmp::Reverse(breaks))
-}
-
 /// A partial board taken for completion.
 #[derive(Debug)]
 pub(crate) struct Taken {
@@ -50,120 +49,216 @@ pub(crate) struct Taken {
     pub(crate) breaks: usize,
 }
 
-/// A walk's slots, and the board it writes each offer into first.
+/// What one walk's offers came to, written by that walk alone and summed
+/// when read. A walk offers up to some 10⁵ boards a second; counts of many
+/// walks in one cache line (or one count for all) would pass that line from
+/// core to core at every offer, so each walk's sit on lines of their own.
 #[derive(Debug)]
+#[repr(align(128))]
+struct Tally {
+    /// Boards offered; those the offer's own test let go (the bound: they
+    /// cannot beat the best); and those dropped (no slot, or replaced by a better one).
+    offered: AtomicU64,
+    let_go: AtomicU64,
+    dropped: AtomicU64,
+    /// Per depth, from [`PAD`] on: boards offered, and those the offer's test kept.
+    by_depth: Box<[[AtomicU64; 2]]>,
+}
+
+/// Unused entries before and after a tally's depths: 128 bytes each side, so
+/// no other allocation shares a line with them.
+const PAD: usize = 8;
+
+impl Tally {
+    fn new(depths: usize) -> Tally {
+        let zero = || [AtomicU64::new(0), AtomicU64::new(0)];
+        Tally {
+            offered: AtomicU64::new(0),
+            let_go: AtomicU64::new(0),
+            dropped: AtomicU64::new(0),
+            by_depth: (0..depths + 2 * PAD).map(|_| zero()).collect(),
+        }
+    }
+
+    /// One more offer of `depth`, kept by its test or not.
+    fn offer(&self, depth: usize, kept: bool) {
+        bump(&self.offered);
+        if let Some([offered, kept_at]) = self.at(depth) {
+            bump(offered);
+            if kept {
+                bump(kept_at);
+            }
+        }
+    }
+
+    /// The counts of `depth`, if it is counted.
+    fn at(&self, depth: usize) -> Option<&[AtomicU64; 2]> {
+        (depth < self.by_depth.len() - 2 * PAD).then(|| &self.by_depth[PAD + depth])
+    }
+}
+
+/// Adds one to a count. An atomic add on a line no other core writes costs a
+/// few cycles more than a plain one; it keeps the count exact when an outside
+/// feed offers into a mailbox from several threads.
+#[inline]
+fn bump(count: &AtomicU64) {
+    let _ = count.fetch_add(1, Ordering::Relaxed);
+}
+
+/// A walk's slots, what each holds, and its tally.
+#[derive(Debug)]
+#[repr(align(128))]
 struct Mailbox {
-    /// Only the walk itself locks it: an offer is written and judged here,
-    /// then swapped into a slot.
-    scratch: Mutex<Board>,
+    tally: Tally,
+    /// Per slot, the [`posted`] promise of the board it holds (0: none),
+    /// read without the slot's lock: the walk looks for a slot and the
+    /// workers for the best board by loads, and lock only the slot they
+    /// chose. Written under the slot's lock; the slot's `waiting` is the
+    /// truth, this a hint (a worker may have emptied the slot since).
+    posted: Posted,
     slots: [Mutex<Slot>; SLOTS],
+}
+
+/// [`Mailbox::posted`], on lines of its own (the walk writes it at each
+/// board it posts; the slots' locks beside it are taken by the workers).
+#[derive(Debug, Default)]
+#[repr(align(128))]
+struct Posted([AtomicU64; SLOTS]);
+
+/// How promising a partial board of `depth` free cells and `breaks` breaks
+/// is, as one word: deeper, then fewer breaks, is larger; never 0 (the word
+/// of an empty slot).
+fn posted((depth, breaks): (usize, usize)) -> u64 {
+    (depth as u64 + 1) << 32 | u64::from(u32::MAX - breaks.min(u32::MAX as usize) as u32)
+}
+
+/// The slot of `mailbox` for a board posted as `new`, locked, with its
+/// index: a free one, else the least promising full one below it, chosen
+/// by the posted promises; `None` when there is none, or a completer holds
+/// the one chosen (never waited for).
+fn slot_for(mailbox: &Mailbox, new: u64) -> Option<(usize, MutexGuard<'_, Slot>)> {
+    let words = mailbox.posted.0.iter().map(|p| p.load(Ordering::Relaxed));
+    let (word, index) = words.enumerate().map(|(i, w)| (w, i)).min()?;
+    if word >= new {
+        return None;
+    }
+    lock_free(&mailbox.slots[index]).map(|guard| (index, guard))
+}
+
+/// The slot's lock if no one holds it (a poisoned one is taken as it is).
+fn lock_free(slot: &Mutex<Slot>) -> Option<MutexGuard<'_, Slot>> {
+    match slot.try_lock() {
+        Ok(guard) => Some(guard),
+        Err(TryLockError::Poisoned(poisoned)) => Some(poisoned.into_inner()),
+        Err(TryLockError::WouldBlock) => None,
+    }
 }
 
 /// The slots of every walk, and what went through them.
 #[derive(Debug)]
 pub(crate) struct Handoff {
     walks: Vec<Mailbox>,
-    /// Boards offered; those the offer's own test let go (the bound: they
-    /// cannot beat the best); and those dropped (no slot, or replaced by a better one).
-    pub(crate) offered: AtomicU64,
-    pub(crate) let_go: AtomicU64,
-    pub(crate) dropped: AtomicU64,
     /// Boards waiting in a slot now.
     waiting: AtomicUsize,
 }
 
 impl Handoff {
-    /// Slots for `walks` walks on boards of `grid`, every board allocated now.
-    pub(crate) fn new(walks: usize, grid: Grid) -> Handoff {
+    /// Slots for `walks` walks on boards of `grid` whose offers are counted
+    /// at depths `0..depths`, every board allocated now.
+    pub(crate) fn new(walks: usize, grid: Grid, depths: usize) -> Handoff {
         let slot = || Mutex::new(Slot { board: Board::empty(grid), waiting: None });
-        let mailbox = || Mailbox { scratch: Mutex::new(Board::empty(grid)), slots: std::array::from_fn(|_| slot()) };
-        Handoff {
-            walks: (0..walks.max(1)).map(|_| mailbox()).collect(),
-            offered: AtomicU64::new(0),
-            let_go: AtomicU64::new(0),
-            dropped: AtomicU64::new(0),
-            waiting: AtomicUsize::new(0),
-        }
+        let mailbox =
+            || Mailbox { tally: Tally::new(depths), posted: Posted::default(), slots: std::array::from_fn(|_| slot()) };
+        Handoff { walks: (0..walks.max(1)).map(|_| mailbox()).collect(), waiting: AtomicUsize::new(0) }
+    }
+
+    /// Boards offered by every walk so far.
+    pub(crate) fn offered(&self) -> u64 {
+        self.sum(|t| &t.offered)
+    }
+
+    /// Boards the offers' test let go.
+    #[cfg(test)]
+    pub(crate) fn let_go(&self) -> u64 {
+        self.sum(|t| &t.let_go)
+    }
+
+    /// Boards kept by their test but dropped: no slot, or replaced by a better one.
+    pub(crate) fn dropped(&self) -> u64 {
+        self.sum(|t| &t.dropped)
+    }
+
+    /// Boards of `depth` free cells offered, and those their test kept.
+    pub(crate) fn at_depth(&self, depth: usize) -> (u64, u64) {
+        let load = |t: &Tally, i: usize| t.at(depth).map_or(0, |d| d[i].load(Ordering::Relaxed));
+        let of = |i: usize| self.walks.iter().map(|m| load(&m.tally, i)).sum();
+        (of(0), of(1))
+    }
+
+    fn sum(&self, count: impl Fn(&Tally) -> &AtomicU64) -> u64 {
+        self.walks.iter().map(|m| count(&m.tally).load(Ordering::Relaxed)).sum()
     }
 
     /// Offers walk `walk`'s partial board of `depth` free cells and `breaks`
-    /// breaks, which `fill` writes into the walk's own board (allocated when
-    /// the run began); `keep` then judges it, and a board it keeps is swapped
-    /// into a slot. Never waits and never allocates. Whether `keep` kept it
-    /// (it may still be dropped for want of a slot).
+    /// breaks, `worth` completing or not (the caller's bound: a board that
+    /// cannot beat the best is counted and let go). A board worth it goes to
+    /// a free slot of the walk, else over the least promising full one below
+    /// it, and only then does `fill` write it, into that slot's board
+    /// (allocated when the run began): a board no slot takes is never
+    /// written. Never waits and never allocates.
     pub(crate) fn offer(
         &self,
         walk: usize,
         (depth, breaks): (usize, usize),
+        worth: bool,
         fill: impl FnOnce(&mut Board),
-        keep: impl FnOnce(&Board) -> bool,
-    ) -> bool {
-        let _ = self.offered.fetch_add(1, Ordering::Relaxed);
+    ) {
+        let tally = &self.walks[walk % self.walks.len()].tally;
+        tally.offer(depth, worth);
+        if !worth {
+            bump(&tally.let_go);
+            return;
+        }
         let mailbox = &self.walks[walk % self.walks.len()];
-        let Ok(mut scratch) = mailbox.scratch.try_lock() else {
-            // Another offer of the same mailbox is under way (an outside feed): never wait for it.
-            let _ = self.dropped.fetch_add(1, Ordering::Relaxed);
-            return false;
+        let word = posted((depth, breaks));
+        let Some((index, mut slot)) = slot_for(mailbox, word) else {
+            bump(&tally.dropped);
+            return;
         };
-        fill(&mut scratch);
-        if !keep(&scratch) {
-            let _ = self.let_go.fetch_add(1, Ordering::Relaxed);
-            return false;
-        }
-        let new = promise((depth, breaks));
-        // A free slot, else the least promising full one below the new board.
-        let mut target: Option<(std::sync::MutexGuard<'_, Slot>, bool)> = None;
-        for slot in &mailbox.slots {
-            let guard = match slot.try_lock() {
-                Ok(guard) => guard,
-                Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
-                Err(TryLockError::WouldBlock) => continue,
-            };
-            let Some(old) = guard.waiting.map(promise) else {
-                target = Some((guard, true));
-                break;
-            };
-            let lowest = target.as_ref().is_none_or(|(t, _)| t.waiting.map(promise).is_some_and(|t| old < t));
-            if old < new && lowest {
-                target = Some((guard, false));
-            }
-        }
-        let Some((mut slot, free)) = target else {
-            let _ = self.dropped.fetch_add(1, Ordering::Relaxed);
-            return true;
-        };
-        if free {
+        if slot.waiting.is_none() {
             let _ = self.waiting.fetch_add(1, Ordering::Relaxed);
         } else {
-            let _ = self.dropped.fetch_add(1, Ordering::Relaxed);
+            bump(&tally.dropped);
         }
-        std::mem::swap(&mut *scratch, &mut slot.board);
+        fill(&mut slot.board);
         slot.waiting = Some((depth, breaks));
-        true
+        mailbox.posted.0[index].store(word, Ordering::Release);
     }
 
     /// The most promising board waiting in any slot, taken (its slot left
-    /// with a fresh board), or `None` when none waits. Slots being written
-    /// are passed over.
+    /// with a fresh board), or `None` when none waits. The slots are read
+    /// by their posted promises; only the chosen one is locked, and one a
+    /// walk is writing is passed over for the next best.
     pub(crate) fn take(&self) -> Option<Taken> {
-        let mut best: Option<(std::sync::MutexGuard<'_, Slot>, (usize, usize))> = None;
-        for slot in self.walks.iter().flat_map(|m| &m.slots) {
-            let guard = match slot.try_lock() {
-                Ok(guard) => guard,
-                Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
-                Err(TryLockError::WouldBlock) => continue,
-            };
-            let Some(found) = guard.waiting else { continue };
-            if best.as_ref().is_none_or(|(_, b)| promise(found) > promise(*b)) {
-                best = Some((guard, found));
+        let mut passed = Vec::new();
+        loop {
+            let best = self.walks.iter().enumerate().flat_map(|(w, m)| {
+                m.posted.0.iter().enumerate().map(move |(i, p)| (p.load(Ordering::Acquire), (w, i)))
+            });
+            let (_, (walk, index)) = best.filter(|&(word, at)| word > 0 && !passed.contains(&at)).max()?;
+            let mailbox = &self.walks[walk];
+            match lock_free(&mailbox.slots[index]) {
+                Some(mut slot) if slot.waiting.is_some() => {
+                    mailbox.posted.0[index].store(0, Ordering::Relaxed);
+                    let (depth, breaks) = slot.waiting.take().expect("a waiting board");
+                    let grid = slot.board.grid;
+                    let board = std::mem::replace(&mut slot.board, Board::empty(grid));
+                    let _ = self.waiting.fetch_sub(1, Ordering::Relaxed);
+                    return Some(Taken { board, depth, breaks });
+                }
+                _ => passed.push((walk, index)),
             }
         }
-        let (mut slot, (depth, breaks)) = best?;
-        let grid = slot.board.grid;
-        let board = std::mem::replace(&mut slot.board, Board::empty(grid));
-        slot.waiting = None;
-        let _ = self.waiting.fetch_sub(1, Ordering::Relaxed);
-        Some(Taken { board, depth, breaks })
     }
 
     /// Boards waiting now.
@@ -197,17 +292,17 @@ mod tests {
     /// of the drops, or hands a board with another's depth.
     #[test]
     fn the_slots_keep_the_most_promising_boards_and_count_the_rest() {
-        let handoff = Handoff::new(1, grid());
+        let handoff = Handoff::new(1, grid(), 17);
         // SLOTS boards of depth 1, then better ones: each replaces the least promising.
         for _ in 0..SLOTS {
-            let _ = handoff.offer(0, (1, 5), fill(1), |_| true);
+            handoff.offer(0, (1, 5), true, fill(1));
         }
         for (depth, breaks) in [(5, 0), (9, 2), (7, 1), (9, 1), (3, 0), (8, 0)] {
-            let _ = handoff.offer(0, (depth, breaks), fill(depth), |_| true);
+            handoff.offer(0, (depth, breaks), true, fill(depth));
         }
-        let _ = handoff.offer(0, (1, 6), fill(1), |_| true);
-        assert_eq!(handoff.offered.load(Ordering::Relaxed), SLOTS as u64 + 7);
-        assert_eq!(handoff.dropped.load(Ordering::Relaxed), 7, "six replaced, one below them all");
+        handoff.offer(0, (1, 6), true, fill(1));
+        assert_eq!(handoff.offered(), SLOTS as u64 + 7);
+        assert_eq!(handoff.dropped(), 7, "six replaced, one below them all");
         let taken: Vec<(usize, usize)> = std::iter::from_fn(|| handoff.take())
             .map(|t| {
                 assert_eq!(t.board.placed(), t.depth, "the board written for its offer");
@@ -223,15 +318,64 @@ mod tests {
     /// goes to another slot, or is dropped when every slot is held.
     #[test]
     fn an_offer_never_waits_for_a_slot_a_completer_holds() {
-        let handoff = Handoff::new(1, grid());
+        let handoff = Handoff::new(1, grid(), 17);
         let held: Vec<_> = handoff.walks[0].slots.iter().map(|s| s.lock().unwrap()).collect();
-        assert!(handoff.offer(0, (5, 0), fill(5), |_| true), "kept by its test, then dropped for want of a slot");
-        assert_eq!(handoff.dropped.load(Ordering::Relaxed), 1);
+        handoff.offer(0, (5, 0), true, |_| panic!("no slot takes it: it is not written"));
+        assert_eq!((handoff.dropped(), handoff.at_depth(5)), (1, (1, 1)), "worth it, dropped for want of a slot");
         drop(held);
-        assert!(handoff.offer(0, (5, 0), fill(5), |_| true));
+        handoff.offer(0, (5, 0), true, fill(5));
         assert_eq!(handoff.waiting(), 1);
-        // A board its test lets go takes no slot and is counted apart.
-        assert!(!handoff.offer(0, (9, 0), fill(9), |_| false));
-        assert_eq!((handoff.waiting(), handoff.let_go.load(Ordering::Relaxed)), (1, 1));
+        // A board not worth completing takes no slot, is never written, and is counted apart.
+        handoff.offer(0, (9, 0), false, |_| panic!("let go unwritten"));
+        assert_eq!((handoff.waiting(), handoff.let_go()), (1, 1));
+    }
+
+    /// Offers of several walks are counted per walk and summed when read,
+    /// per depth too, and a depth past the counted ones still counts as
+    /// offered. Catches a count lost between walks or depths.
+    #[test]
+    fn every_walks_offers_are_counted_by_depth() {
+        let handoff = Handoff::new(3, grid(), 17);
+        handoff.offer(0, (5, 0), true, fill(5));
+        handoff.offer(1, (5, 1), false, fill(5));
+        handoff.offer(2, (9, 0), true, fill(9));
+        handoff.offer(2, (40, 0), false, fill(16));
+        assert_eq!(handoff.offered(), 4);
+        assert_eq!((handoff.at_depth(5), handoff.at_depth(9), handoff.at_depth(40)), ((2, 1), (1, 1), (0, 0)));
+        assert_eq!((handoff.let_go(), handoff.dropped(), handoff.waiting()), (2, 0, 2));
+    }
+
+    /// Each walk's counts lie on cache lines no other walk's counts or
+    /// slots share (an offer writes them; the workers lock the slots).
+    /// Catches the alignment removed: the mailboxes of a Vec would then
+    /// sit back to back.
+    #[test]
+    fn each_walks_counts_sit_on_lines_of_their_own() {
+        let handoff = Handoff::new(4, grid(), 17);
+        for pair in handoff.walks.windows(2) {
+            let (a, b) = (&pair[0].tally as *const Tally as usize, &pair[1].tally as *const Tally as usize);
+            assert!(b - a >= 128 && a % 128 == 0, "{a:#x} {b:#x}");
+            let (posted, slots) = (&pair[0].posted as *const _ as usize, &pair[0].slots as *const _ as usize);
+            assert!(posted >= a + 128 && slots >= posted + 128, "tally, posted promises and slots on lines apart");
+        }
+        let depths = &handoff.walks[0].tally.by_depth;
+        assert!(PAD * std::mem::size_of_val(&depths[0]) >= 128, "128 bytes of padding either side");
+    }
+
+    /// A worker passes over a slot a walk is writing (locked) for the next
+    /// best board, and takes the first one once it is free. Catches a take
+    /// that waits on the lock, gives up at the first locked slot, or trusts
+    /// a posted promise over the slot.
+    #[test]
+    fn a_take_passes_over_a_slot_being_written() {
+        let handoff = Handoff::new(2, grid(), 17);
+        handoff.offer(0, (9, 0), true, fill(9));
+        handoff.offer(1, (7, 0), true, fill(7));
+        let held = handoff.walks[0].slots[0].lock().unwrap();
+        assert_eq!(handoff.take().map(|t| t.depth), Some(7), "the next best");
+        assert!(handoff.take().is_none(), "the best is held, none else waits");
+        drop(held);
+        assert_eq!(handoff.take().map(|t| (t.depth, t.board.placed())), Some((9, 9)));
+        assert_eq!(handoff.waiting(), 0);
     }
 }

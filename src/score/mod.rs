@@ -33,6 +33,7 @@ pub mod outside;
 mod pilot;
 pub mod plan;
 pub mod quota;
+mod record_bound;
 pub mod replay;
 mod runner;
 mod scan;

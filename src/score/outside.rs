@@ -5,7 +5,6 @@
 //! go through the same queue, bound, worker and keeper as ours
 //! (`completer.rs`), during its run and on the cores it shares with it.
 
-use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use super::completer::{Completers, Worker};
@@ -64,9 +63,9 @@ pub fn complete(
             while !run.is_raised() && deadline.is_none_or(|d| Instant::now() < d) {
                 for board in feed() {
                     let (breaks, depth) = (breaks(instance, &board), free_placed(instance, &board));
-                    let worth = |b: &Board| keeper.worth(breaks + queue.bound.of(instance, b));
-                    let mailbox = queue.handoff.offered.load(Ordering::Relaxed) as usize % MAILBOXES;
-                    queue.offer(mailbox, (depth, breaks), |slot| slot.clone_from(&board), worth);
+                    let worth = keeper.worth(breaks + queue.bound.of(instance, &board));
+                    let mailbox = queue.handoff.offered() as usize % MAILBOXES;
+                    queue.offer(mailbox, (depth, breaks), worth, |slot| slot.clone_from(&board));
                 }
                 std::thread::sleep(POLL);
             }

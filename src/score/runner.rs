@@ -18,6 +18,7 @@ use super::lists::Lists;
 use super::options::{Options, SCAN_ATTEMPT_NODES, Stats};
 use super::pilot::{Pilots, Work, pilot_deadline};
 use super::plan::Plan;
+use super::record_bound::RecordBound;
 use super::scan::{Attempt, Counter, End, STALL, Shared};
 use super::split::{DepthCounts, SPLIT_EVERY, Split};
 use crate::crew::Crew;
@@ -196,10 +197,10 @@ impl Run<'_> {
         let pool = self.pool(plan);
         let queue = Completers::new(self.threads, self.instance, lists.free(), pool.start);
         let found = |board: Board, _: usize| self.keeper.offer(board);
+        let bound = RecordBound::new(lists);
         let deep = |walk: usize, recs: &[u64], breaks: usize| {
-            let fill = |board: &mut Board| lists.fill_board(board, recs);
-            let worth = |board: &Board| self.keeper.worth(breaks + queue.bound.of(self.instance, board));
-            queue.offer(walk, (recs.len(), breaks), fill, worth);
+            let worth = self.keeper.worth(breaks + bound.of(recs));
+            queue.offer(walk, (recs.len(), breaks), worth, |board| lists.fill_board(board, recs));
         };
         let trace = AttemptTrace::from_env(resume.generation);
         let cpu_nanos = AtomicU64::new(0);
@@ -314,7 +315,7 @@ impl Run<'_> {
             completed: queue.completed.load(Ordering::Relaxed),
             failed: queue.failed.load(Ordering::Relaxed),
             queued: queue.handoff.waiting() as u64,
-            dropped: queue.handoff.dropped.load(Ordering::Relaxed),
+            dropped: queue.handoff.dropped(),
             completers: queue.active.load(Ordering::Relaxed),
             best: self.keeper.best_score(),
         }
