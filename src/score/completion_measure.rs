@@ -16,7 +16,7 @@ use super::completion_times::Row;
 use super::lists::Lists;
 use super::options::{Options, SCAN_ATTEMPT_NODES};
 use super::plan::Plan;
-use super::scan::{Attempt, Counter, STALL, Shared};
+use super::scan::{Attempt, Counter, Freeze, STALL, Shared};
 use crate::error::Error;
 use crate::outcome::Limits;
 use crate::puzzle::{Board, Instance};
@@ -105,6 +105,7 @@ fn deepest_boards(lists: &Lists, how: &Measure, stop: &Stop) -> Vec<Board> {
         report_all: usize::MAX,
         stall: STALL,
         expect: report_from,
+        freeze: Freeze::DEFAULT,
     };
     let after = || {
         if let Some(kept) = this_attempt.lock().unwrap_or_else(|e| e.into_inner()).take() {

@@ -14,7 +14,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 
 use super::attempts::{Done, Walk};
 use super::lists::Lists;
-use super::scan::{Attempt, Counter, Shared};
+use super::scan::{Attempt, Counter, Freeze, Shared};
 use crate::crew::Crew;
 use crate::puzzle::Board;
 
@@ -151,6 +151,7 @@ fn walk_one((lists, expect): &(Lists, usize), pilots: &Pilots<'_>) -> Reach {
             report_all,
             stall: cap / 2,
             expect: *expect,
+            freeze: Freeze::DEFAULT,
         };
         a += 1;
         Some((pilot_seed(pilots.seed, a - 1), attempt))

@@ -19,7 +19,7 @@ use super::options::{Options, SCAN_ATTEMPT_NODES, Stats};
 use super::pilot::{Pilots, Work, pilot_deadline};
 use super::plan::Plan;
 use super::record_bound::RecordBound;
-use super::scan::{Attempt, Counter, End, STALL, Shared};
+use super::scan::{Attempt, Counter, End, Freeze, STALL, Shared};
 use super::split::{DepthCounts, SPLIT_EVERY, Split};
 use crate::crew::Crew;
 use crate::error::Error;
@@ -359,6 +359,7 @@ pub(crate) fn first_attempt(options: &Options, lists: &Lists, plan: &Plan, worke
         report_all: within(lists.free(), cells(plan.completion.every)),
         stall: STALL,
         expect: plan.first_break(),
+        freeze: Freeze::DEFAULT,
     }
 }
 

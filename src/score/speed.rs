@@ -7,7 +7,7 @@ use super::attempts::{Done, Walk};
 use super::lists::Lists;
 use super::options::Options;
 use super::plan::Plan;
-use super::scan::{Attempt, Counter, Shared};
+use super::scan::{Attempt, Counter, Freeze, Shared};
 use crate::puzzle::{Board, Instance};
 use crate::stop::Stop;
 
@@ -107,6 +107,7 @@ fn walk_until(options: &Options, lists: &Lists, deadline: Option<Instant>, seed:
         report_all: usize::MAX,
         stall: 0,
         expect: 0,
+        freeze: Freeze::DEFAULT,
     };
     let speed = std::cell::Cell::new(Speed { placements: 0, iterations: 0, attempts: 0, seconds: 0.0 });
     let next = || {

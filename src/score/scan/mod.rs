@@ -15,57 +15,16 @@
 //! depth of the attempt at or past a given depth are handed to the caller,
 //! who may complete them (with CP-SAT, see `complete.rs`).
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use super::lists::{Lists, Rec, Step, head_at};
 use crate::kernel::{Poll, SLOTS, boxed};
 use crate::puzzle::Board;
-
-/// Placements between two looks at the clock and the shared flags.
-pub(crate) const POLL: u64 = 1 << 16;
-
-/// What the walk shares with its sibling threads and its caller.
-#[derive(Clone, Copy)]
-pub(crate) struct Shared<'a> {
-    /// Breaks of the best full board any walk found (`usize::MAX`: none yet).
-    pub(crate) best: &'a AtomicUsize,
-    /// Raised from outside (Ctrl-C, the limit, the target reached).
-    pub(crate) stop: &'a AtomicBool,
-    /// The wall-clock end of the run.
-    pub(crate) deadline: Option<Instant>,
-    /// Called with each full board whose breaks are below `best`, and the
-    /// walk's count of them; the receiver checks the board and lowers `best`
-    /// by the checker's count (the walk never lowers it).
-    pub(crate) found: &'a (dyn Fn(Board, usize) + Sync),
-    /// Called with a partial board that reaches a new depth of its attempt at
-    /// or past [`Attempt::report_from`]: the walk, the records of its first
-    /// free cells (one per step of the order: see [`Lists::fill_board`]), and
-    /// its breaks. The receiver must copy what it keeps: no board is built.
-    pub(crate) deep: &'a (dyn Fn(usize, &[u64], usize) + Sync),
-    /// The most free cells any walk has filled at once.
-    pub(crate) deepest: &'a AtomicUsize,
-    /// Placements each walk made so far (index: the walk), counted at every poll.
-    pub(crate) placed: &'a [Counter],
-    /// The walks stop once their placements together reach this many.
-    pub(crate) node_limit: Option<u64>,
-}
-
-impl Shared<'_> {
-    /// Placements of all walks so far.
-    pub(crate) fn placements(&self) -> u64 {
-        self.placed.iter().map(|p| p.0.load(Ordering::Relaxed)).sum()
-    }
-}
-
-/// One walk's count of placements, alone on its cache lines: walks write
-/// their own counts at every poll, and counts side by side in one line
-/// would pass that line from core to core (false sharing) on a machine with
-/// many walks. 128 bytes: two lines, as processors that fetch lines in
-/// pairs need.
-#[derive(Debug, Default)]
-#[repr(align(128))]
-pub(crate) struct Counter(pub(crate) AtomicU64);
+pub(crate) use freeze::Freeze;
+use freeze::{Heads, Stack};
+use resume::Resume;
+pub(crate) use shared::{Counter, POLL, Shared};
 
 /// One attempt's settings.
 #[derive(Clone, Copy, Debug)]
@@ -90,6 +49,8 @@ pub(crate) struct Attempt {
     pub(crate) stall: u64,
     /// The depth an attempt is expected to reach: the schedule's first break.
     pub(crate) expect: usize,
+    /// When the walk stops reading the records of pieces placed far above it.
+    pub(crate) freeze: Freeze,
 }
 
 /// Placements without a new depth after which an attempt far short of the run's deepest restarts ([`Attempt::stall`]).
@@ -151,38 +112,15 @@ enum Event {
     Poll,
     /// The first cell's list is exhausted.
     Exhausted,
-}
-
-/// Where the scan of one depth resumes, in one word: the next record, and
-/// the breaks and quota sides of the cells placed above the depth. A
-/// give-up reads it back with one load.
-#[derive(Clone, Copy, Debug)]
-struct Resume(u64);
-
-impl Resume {
-    /// The scan resumes at record `next`, the cells above having broken `made` joins and shown `have` quota sides.
-    #[inline(always)]
-    fn new(next: usize, made: u8, have: u16) -> Resume {
-        Resume(next as u32 as u64 | u64::from(made) << 32 | u64::from(have) << 40)
-    }
-
-    /// The next record, the breaks and the quota sides.
-    #[inline(always)]
-    fn get(self) -> (usize, u8, u16) {
-        (self.0 as u32 as usize, (self.0 >> 32) as u8, (self.0 >> 40) as u16)
-    }
-
-    /// The breaks of the cells above.
-    fn made(self) -> usize {
-        usize::from(self.get().1)
-    }
+    /// A cell above the frozen ones was given up: the lists must be read in full again.
+    Thaw,
 }
 
 /// A walk's state: what is placed at each depth and where each scan resumes.
 struct Walk<'a> {
     steps: &'a [Step],
-    recs: &'a [Rec],
-    starts: &'a [u32],
+    /// The records and the heads the steps read, full or frozen ([`freeze`]).
+    heads: Heads,
     keys: usize,
     /// Per depth the record placed there, then the missing-side and clue slots.
     slots: Vec<u64>,
@@ -215,8 +153,7 @@ impl<'a> Walk<'a> {
         let used = boxed(&lists.clue_pieces);
         let mut walk = Walk {
             steps: &lists.steps,
-            recs: &lists.recs,
-            starts: &lists.starts,
+            heads: Heads::new(lists),
             keys,
             slots: lists.slots.clone(),
             resume: vec![Resume::new(0, 0, 0); free + 1],
@@ -239,7 +176,7 @@ impl<'a> Walk<'a> {
         let s = &self.steps[depth];
         let a = (self.slots[usize::from(s.a)] >> s.a_shift) as u8;
         let b = (self.slots[usize::from(s.b)] >> s.b_shift) as u8;
-        self.starts[head_at(s.table, self.keys, usize::from(a), usize::from(b))]
+        self.heads.starts[head_at(s.table, self.keys, usize::from(a), usize::from(b))]
     }
 
     /// How the attempt ended, with its counts.
@@ -248,11 +185,22 @@ impl<'a> Walk<'a> {
         Ended { end, nodes: self.nodes, deepest: self.deepest, iterations: self.nodes + backtracks }
     }
 
-    /// Takes back the record at `depth - 1`, so the scan goes on there.
-    fn back(&mut self) {
+    /// Takes back the record at `depth - 1`, so the scan goes on there
+    /// (thawing the lists if that frees a frozen piece).
+    fn back(&mut self, lists: &Lists) {
         self.depth -= 1;
         let piece = Rec(self.slots[self.depth]).piece();
         self.used[usize::from(piece)] = false;
+        if self.depth < self.heads.frozen_from() {
+            self.heads.thaw(lists);
+        }
+    }
+
+    /// Freezes the pieces placed far above the walk's depth, or freezes
+    /// deeper, if `freeze` says it is time (see [`freeze`]).
+    fn look_at_freezing(&mut self, lists: &Lists, freeze: &Freeze) {
+        let stack = Stack { slots: &self.slots, resume: &mut self.resume, depth: self.depth, nodes: self.nodes };
+        self.heads.look(lists, freeze, stack);
     }
 
     /// The board of the first `depth` free cells.
@@ -276,9 +224,11 @@ impl<'a> Walk<'a> {
 /// kept whole the depth and the node count stay in registers.
 #[inline(never)]
 fn scan(w: &mut Walk, poll_at: u64) -> Event {
-    let (steps, recs, starts, keys) = (w.steps, w.recs, w.starts, w.keys);
+    let (steps, recs, starts, keys) = (w.steps, &w.heads.recs[..], &w.heads.starts[..], w.keys);
     let free = steps.len();
     let (mut depth, mut nodes, watch, budget) = (w.depth, w.nodes, w.watch, w.budget);
+    // Giving up a cell above this depth frees a frozen piece (0: none is frozen).
+    let thaw_below = w.heads.frozen_from();
     debug_assert!(depth < free);
     let slots = &mut w.slots[..];
     let resume = &mut w.resume[..];
@@ -345,6 +295,11 @@ fn scan(w: &mut Walk, poll_at: u64) -> Event {
             let piece = Rec(*slots.get_unchecked(depth)).piece();
             used[usize::from(piece)] = false;
             (p, made, have) = resume.get_unchecked(depth).get();
+        }
+        if depth < thaw_below {
+            w.depth = depth;
+            w.nodes = nodes;
+            return Event::Thaw;
         }
     }
 }
@@ -423,7 +378,7 @@ fn walk_attempt(
                 }
                 w.watch = (free + 1).min(settings.report_all);
                 w.budget = w.budget.min(made as u8 - 1);
-                w.back();
+                w.back(lists);
             }
             Event::Deeper => {
                 let new = w.depth > w.deepest;
@@ -440,7 +395,9 @@ fn walk_attempt(
                 }
             }
             Event::Poll => {}
+            Event::Thaw => w.heads.thaw(lists),
         }
+        w.look_at_freezing(lists, &settings.freeze);
         if poll.due(w.nodes) || w.nodes >= cap {
             poll.looked(w.nodes);
             count(w.nodes);
@@ -471,5 +428,8 @@ fn walk_attempt(
     }
 }
 
+mod freeze;
+mod resume;
+mod shared;
 #[cfg(test)]
 mod tests;

@@ -1,5 +1,7 @@
 //! Tests of the scan walk on hand-made lists: the quota's cut, the cumulative break allowance, a used piece skipped.
 
+use std::sync::atomic::AtomicBool;
+
 use super::*;
 use crate::puzzle::{Grid, Instance, Piece, Placement};
 
@@ -71,6 +73,7 @@ fn boards(lists: &Lists) -> Vec<(Vec<usize>, usize)> {
         report_all: usize::MAX,
         stall: 0,
         expect: 0,
+        freeze: Freeze::NEVER,
     };
     let end = walk_once(lists, &settings, &found, &deep).end;
     let seen = seen.into_inner().unwrap();
@@ -199,25 +202,33 @@ impl Plain<'_> {
     }
 }
 
-/// The same walk through [`attempt`], every placement handed back and recorded.
-fn placements(lists: &Lists, cap: u64) -> Placements {
+/// The same walk through [`attempt`], every placement handed back and
+/// recorded, freezing as `freeze` says.
+fn placements(lists: &Lists, cap: u64, freeze: Freeze) -> Placements {
     let seen = std::sync::Mutex::new(Placements::default());
     let found = |board: Board, breaks: usize| seen.lock().unwrap().full.push((board, breaks));
     let deep =
         |_: usize, recs: &[u64], _: usize| seen.lock().unwrap().placed.push((recs.len() - 1, recs[recs.len() - 1]));
-    let settings = Attempt { budget: usize::MAX, cap, extend: 0, report_from: 1, report_all: 1, stall: 0, expect: 0 };
+    let settings =
+        Attempt { budget: usize::MAX, cap, extend: 0, report_from: 1, report_all: 1, stall: 0, expect: 0, freeze };
     let nodes = walk_once(lists, &settings, &found, &deep).nodes;
     Placements { nodes, ..seen.into_inner().unwrap() }
 }
 
+/// Freezing every few placements, a few cells above the walk's depth: many
+/// freezes, deeper freezes and thaws in a short walk.
+const OFTEN: Freeze = Freeze { every: 50, margin: 3, step: 2 };
+
 /// The walk places what the plain recursion places, in the same order, and
-/// finds the same full boards: on planted boards with their five clues (a
+/// finds the same full boards, reading the full lists or freezing pieces
+/// (as it does in runs, and every few placements): on planted boards with their five clues (a
 /// 6×6 of 2 + 4 colours with many solutions, a 10×10 and a 16×16 of 5 + 17) under a break allowance that grows along the row scan and, on
 /// the 10×10 and the 6×6, a quota that cuts lists, over shuffled lists.
 /// Catches a candidate the loop loses or adds (a used piece placed, a free
 /// one skipped, a list ended early or late), a break or quota side lost in
-/// the sums a depth carries, the budget not lowered after a full board, and
-/// a wrong list after a placement or a give-up.
+/// the sums a depth carries, the budget not lowered after a full board, a
+/// wrong list after a placement or a give-up, and a frozen copy that drops
+/// a free piece, a position moved to the wrong place of a copy, or a thaw missed.
 #[test]
 fn the_walk_places_what_the_plain_recursion_places() {
     use crate::generate::{PlantedSpec, planted};
@@ -232,12 +243,14 @@ fn the_walk_places_what_the_plain_recursion_places() {
         for seed in 1..=3 {
             lists.shuffle(&mut crate::rng::Rng::new(seed));
             let plain = Plain::walk(&lists, 300_000);
-            let walked = placements(&lists, 300_000);
             assert!(plain.nodes > 10_000, "{side}x{side}: a walk that does little: {}", plain.nodes);
             assert!(side > 6 || plain.full.len() > 1, "the 6x6 finds boards and lowers its budget");
-            assert_eq!(walked.nodes, plain.nodes, "{side}x{side}, seed {seed}");
-            assert!(walked.placed == plain.placed, "{side}x{side}, seed {seed}: other placements");
-            assert_eq!(walked.full, plain.full, "{side}x{side}, seed {seed}");
+            for freeze in [Freeze::NEVER, Freeze::DEFAULT, OFTEN] {
+                let walked = placements(&lists, 300_000, freeze);
+                assert_eq!(walked.nodes, plain.nodes, "{side}x{side}, seed {seed}, {freeze:?}");
+                assert!(walked.placed == plain.placed, "{side}x{side}, seed {seed}, {freeze:?}: other placements");
+                assert_eq!(walked.full, plain.full, "{side}x{side}, seed {seed}, {freeze:?}");
+            }
         }
     }
 }
