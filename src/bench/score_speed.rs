@@ -31,7 +31,7 @@ pub const PUBLISHED_QUOTA: [u8; 3] = [5, 7, 20];
 pub fn published() -> Options {
     Options {
         quota: Quota { colours: score::quota::Colours::List(PUBLISHED_QUOTA.to_vec()), ..Quota::default() },
-        schedule: Schedule::Band { breaks: None },
+        schedule: Schedule::Band { breaks: None, pinned: false },
         completion: Some(Completion::NONE),
         order: Some(score::plan::DEFAULT_ORDER),
         ..Options::default()

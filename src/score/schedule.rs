@@ -50,12 +50,15 @@ pub enum Schedule {
     Band {
         /// How many (`None`: one per four cells of the span, or what the target gives up).
         breaks: Option<usize>,
+        /// One break more at each cell past the span that a clue pins on a
+        /// third side ([`pinned_depths`]), allowed from that cell on.
+        pinned: bool,
     },
 }
 
 impl Default for Schedule {
     fn default() -> Self {
-        Schedule::Band { breaks: None }
+        Schedule::Band { breaks: None, pinned: false }
     }
 }
 
@@ -65,7 +68,8 @@ impl Schedule {
         match self {
             Schedule::Ramp { budget, .. } => *budget,
             Schedule::Steps(steps) => Some(steps.last().map_or(0, |s| s.1)),
-            Schedule::Band { breaks } => *breaks,
+            Schedule::Band { breaks, pinned: false } => *breaks,
+            Schedule::Band { pinned: true, .. } => None,
         }
     }
 
@@ -88,7 +92,7 @@ impl Schedule {
         target: Option<usize>,
         (start, end): (usize, usize),
     ) -> Schedule {
-        let Schedule::Band { breaks } = self else { return self.clone() };
+        let &Schedule::Band { breaks, pinned } = self else { return self.clone() };
         let grid = instance.grid;
         let span = end.saturating_sub(start) + 1;
         let count =
@@ -105,13 +109,16 @@ impl Schedule {
                 let position = start + ((span - 1) as f64 * (1.0 - (1.0 - x).powf(BAND_SPACING))).round() as usize;
                 (placed(position.min(order.len().saturating_sub(1))), k + 1)
             })
-            .fold(Vec::<(usize, usize)>::new(), |mut steps, (depth, b)| {
-                match steps.last_mut() {
-                    Some(last) if last.0 >= depth => last.1 = b,
-                    _ => steps.push((depth, b)),
-                }
-                steps
-            });
+            .collect::<Vec<_>>();
+        let extra = if pinned { pinned_depths(instance, order, end) } else { Vec::new() };
+        let after = extra.iter().enumerate().map(|(k, &depth)| (depth, count + k + 1));
+        let steps = steps.into_iter().chain(after).fold(Vec::<(usize, usize)>::new(), |mut steps, (depth, b)| {
+            match steps.last_mut() {
+                Some(last) if last.0 >= depth => last.1 = b,
+                _ => steps.push((depth, b)),
+            }
+            steps
+        });
         Schedule::Steps(steps)
     }
 
@@ -175,12 +182,47 @@ impl Schedule {
                     _ => Ok(()),
                 }
             }
-            Schedule::Band { breaks: Some(b) } if *b > joins => {
+            Schedule::Band { breaks: Some(b), .. } if *b > joins => {
                 Err(format!("{b} breaks exceed the board's {joins} inner joins"))
             }
             Schedule::Band { .. } => Ok(()),
         }
     }
+}
+
+/// The suffix of a band schedule that adds a break at each pinned cell.
+const PINNED: &str = "+pinned";
+
+/// Free cells placed once each cell past position `end` of `order` that a
+/// clue pins on a third side is placed, in order. A free cell's lists are
+/// keyed by its two neighbours towards the order's start; a clue on another
+/// side filters them as well, and a break is never allowed against it, so
+/// such a cell late in the order finds a piece for three fixed sides among
+/// the few left: with all five clues of Eternity II, where the attempts end.
+fn pinned_depths(instance: &Instance, order: &[usize], end: usize) -> Vec<usize> {
+    let grid = instance.grid;
+    let mut clue = vec![false; grid.cells()];
+    for c in &instance.clues {
+        clue[c.cell] = true;
+    }
+    let mut position = vec![0; grid.cells()];
+    for (p, &cell) in order.iter().enumerate() {
+        position[cell] = p;
+    }
+    let pinned = |p: usize, cell: usize| {
+        crate::puzzle::Side::ALL
+            .into_iter()
+            .any(|side| grid.neighbour(cell, side).is_some_and(|n| clue[n] && position[n] > p))
+    };
+    let mut placed = 0;
+    let mut depths = Vec::new();
+    for (p, &cell) in order.iter().enumerate().filter(|&(_, &c)| !clue[c]) {
+        placed += 1;
+        if p > end && pinned(p, cell) {
+            depths.push(placed);
+        }
+    }
+    depths
 }
 
 impl fmt::Display for Schedule {
@@ -192,8 +234,13 @@ impl fmt::Display for Schedule {
                 let parts: Vec<String> = steps.iter().map(|(d, b)| format!("{d}:{b}")).collect();
                 f.write_str(&parts.join(","))
             }
-            Schedule::Band { breaks: Some(b) } => write!(f, "band:{b}"),
-            Schedule::Band { breaks: None } => f.write_str("band"),
+            Schedule::Band { breaks, pinned } => {
+                f.write_str("band")?;
+                if let Some(b) = breaks {
+                    write!(f, ":{b}")?;
+                }
+                if *pinned { f.write_str(PINNED) } else { Ok(()) }
+            }
         }
     }
 }
@@ -205,10 +252,13 @@ impl FromStr for Schedule {
     fn from_str(s: &str) -> Result<Schedule, String> {
         let number =
             |part: &str, what: &str| part.trim().parse::<usize>().map_err(|e| format!("{s}: {what} {part}: {e}"));
-        let schedule = if s == "band" {
-            Schedule::Band { breaks: None }
-        } else if let Some(breaks) = s.strip_prefix("band:") {
-            Schedule::Band { breaks: Some(number(breaks, "breaks")?) }
+        let (band, pinned) = s.strip_suffix(PINNED).map_or((s, false), |b| (b, true));
+        let schedule = if band == "band" {
+            Schedule::Band { breaks: None, pinned }
+        } else if let Some(breaks) = band.strip_prefix("band:") {
+            Schedule::Band { breaks: Some(number(breaks, "breaks")?), pinned }
+        } else if pinned {
+            return Err(format!("{s}: {PINNED} follows a band schedule (band{PINNED}, band:B{PINNED})"));
         } else if let Some(ramp) = s.strip_prefix("ramp:") {
             let (unlock, budget) = match ramp.split_once(':') {
                 Some((u, b)) => (u, Some(number(b, "budget")?)),
@@ -270,7 +320,8 @@ mod tests {
         let instance = crate::formats::load::instance(&official.join("pieces.txt"), &options).unwrap().instance;
         let order = crate::search::Order::Band { corner: crate::search::Corner::Sw, transposed: false, strip: 1 }
             .cells(&instance);
-        let Schedule::Steps(steps) = Schedule::Band { breaks: None }.resolve(&instance, &order, None) else {
+        let Schedule::Steps(steps) = Schedule::Band { breaks: None, pinned: false }.resolve(&instance, &order, None)
+        else {
             panic!("a band schedule resolves to steps")
         };
         // Published: the piece at order index i (clue included) may take break k;
@@ -281,15 +332,19 @@ mod tests {
             assert_eq!(breaks, k + 1);
             assert!(depth.abs_diff(index) <= 1, "break {}: depth {depth} against {index}", k + 1);
         }
-        let with_target = Schedule::Band { breaks: None }.resolve(&instance, &order, Some(463));
+        let with_target = Schedule::Band { breaks: None, pinned: false }.resolve(&instance, &order, Some(463));
         assert_eq!(with_target.budget(), Some(17), "a target of 463 gives up 17 joins");
     }
 
     #[test]
     fn schedules_parse_and_refuse_what_cannot_be() {
-        assert_eq!("band".parse::<Schedule>(), Ok(Schedule::Band { breaks: None }));
-        assert_eq!("band:12".parse::<Schedule>(), Ok(Schedule::Band { breaks: Some(12) }));
-        assert_eq!(Schedule::Band { breaks: Some(12) }.to_string(), "band:12");
+        assert_eq!("band".parse::<Schedule>(), Ok(Schedule::Band { breaks: None, pinned: false }));
+        assert_eq!("band:12".parse::<Schedule>(), Ok(Schedule::Band { breaks: Some(12), pinned: false }));
+        assert_eq!(Schedule::Band { breaks: Some(12), pinned: false }.to_string(), "band:12");
+        for pinned in ["band+pinned", "band:12+pinned"] {
+            assert_eq!(pinned.parse::<Schedule>().map(|s| s.to_string()), Ok(pinned.to_owned()));
+        }
+        assert!("200:1+pinned".parse::<Schedule>().unwrap_err().contains("follows a band schedule"));
         assert_eq!("ramp:0.8:20".parse::<Schedule>(), Ok(Schedule::Ramp { unlock: 0.8, budget: Some(20) }));
         assert_eq!("ramp:0.5".parse::<Schedule>(), Ok(Schedule::Ramp { unlock: 0.5, budget: None }));
         assert!("ramp:1.5".parse::<Schedule>().is_err());

@@ -92,8 +92,11 @@ fn the_default_order_takes_strips_up_to_a_low_clue() {
 fn the_breaks_start_at_the_span_and_never_decrease() {
     let instance = official("clues.txt");
     for breaks in [1, 4, 10, 17] {
-        let options =
-            Options { schedule: Schedule::Band { breaks: Some(breaks) }, quota: Quota::none(), ..Options::default() };
+        let options = Options {
+            schedule: Schedule::Band { breaks: Some(breaks), pinned: false },
+            quota: Quota::none(),
+            ..Options::default()
+        };
         let plan = Plan::new(&instance, &options).unwrap();
         let first = plan.first_break();
         assert!(plan.allow[..first].iter().all(|&a| a == 0));

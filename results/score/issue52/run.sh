@@ -12,9 +12,11 @@
 #   NAME: BOARD-ARM-SECONDS[-sSEED], BOARD five, centre, p16sN or p13sN
 #   (planted 16x16 or 13x13 5+17 seed N), ARM default (CP-SAT completes 16 cells, the
 #   measured thresholds) or native32 (the native branch and bound,
-#   --completion native:32:16:2), either followed by bN for B breaks over the
-#   plan's span (--breaks band:B, e.g. native32b16); the default list is the
-#   one the README reports.
+#   --completion native:32:16:2), either followed by bN for N breaks over the
+#   plan's span (--breaks band:N, e.g. native32b16) and/or p for a break more
+#   at each cell past the span that a clue pins on a third side
+#   (--breaks band+pinned, band:N+pinned); the default list is the one the
+#   README reports.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 bin=${1:-target/release/edgematch}
@@ -34,9 +36,10 @@ for name in "${names[@]}"; do
     *) echo "unknown board $board" >&2; exit 2 ;;
   esac
   breaks=()
-  if [[ $arm =~ ^(.*)b([0-9]+)$ ]]; then
+  if [[ $arm =~ ^(default|native32)(b([0-9]+))?(p)?$ ]] && [ -n "${BASH_REMATCH[2]}${BASH_REMATCH[4]}" ]; then
+    count=${BASH_REMATCH[3]} pinned=${BASH_REMATCH[4]}
     arm=${BASH_REMATCH[1]}
-    breaks=(--breaks "band:${BASH_REMATCH[2]}")
+    breaks=(--breaks "band${count:+:$count}${pinned:++pinned}")
   fi
   case $arm in
     default) how=() ;;
