@@ -9,7 +9,8 @@
 # Held out: planted 16x16 5+17 s2-s5 (p16s*) and the official set with its
 # centre clue (centre-*): nothing was chosen on their runs.
 # Usage: bash results/score/issue52/run.sh [path/to/edgematch] [NAME...]
-#   NAME: BOARD-ARM-SECONDS[-sSEED], BOARD five, centre, p16sN or p13sN
+#   NAME: BOARD-ARM-SECONDS[-sSEED][@TAG], BOARD five, centre, p16sN or p13sN
+#   (@TAG only names the files: the same run again with a later binary)
 #   (planted 16x16 or 13x13 5+17 seed N), ARM default (CP-SAT completes 16 cells, the
 #   measured thresholds) or native32 (the native branch and bound,
 #   --completion native:32:16:2), either followed by bN for N breaks over the
@@ -27,7 +28,7 @@ names=("$@")
   centre-native32-600 p16s4-native32-600 p16s4-default-600 p16s5-native32-600 p16s5-default-600)
 for name in "${names[@]}"; do
   grep -q "^best board found" "$out/$name.out" 2>/dev/null && continue
-  IFS=- read -r board arm seconds seed <<<"$name"
+  IFS=- read -r board arm seconds seed <<<"${name%@*}"
   case $board in
     five) instance=(data/official/pieces.txt --columns bltr --clues data/official/clues.txt) ;;
     centre) instance=(data/official/pieces.txt --columns bltr --clues data/official/clue-centre.txt) ;;
