@@ -51,7 +51,8 @@ pub enum Schedule {
         /// How many (`None`: one per four cells of the span, or what the target gives up).
         breaks: Option<usize>,
         /// One break more at each cell past the span that a clue pins on a
-        /// third side ([`pinned_depths`]), allowed from that cell on.
+        /// third side (its lists are keyed by two sides and filtered by the
+        /// clue's), allowed from that cell on.
         pinned: bool,
     },
 }
