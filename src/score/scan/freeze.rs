@@ -1,10 +1,11 @@
 //! Frozen pieces: the lists of the walk's deep steps copied without the pieces placed far above it, so that the loop stops stepping over them.
 //!
-//! Deep in an attempt the walk works within a few dozen cells of its depth,
-//! and the pieces placed above them stay placed for millions of placements;
+//! Deep in an attempt the walk often works within a few dozen cells of its
+//! depth, and the pieces placed above them stay placed for many placements;
 //! yet every scan reads their records and skips them (on Eternity II 1.6
-//! skipped records a placement, the branch behind a third of the loop's
-//! mispredictions). Every [`Freeze::every`] placements the walk freezes the
+//! skipped records a placement, by cachegrind's model the branch behind a
+//! third of the loop's mispredictions). Not always: there the walk's depth
+//! wanders over 120–240 cells, and it thaws some 350 times a second. Every [`Freeze::every`] placements the walk freezes the
 //! pieces placed above depth `D` = its depth less [`Freeze::margin`]: the
 //! lists of the steps from `D` on are copied without the records of those
 //! pieces (nor the clues'), into a region of the walk's record array of
