@@ -19,7 +19,9 @@ pub(crate) struct ScoreArgs {
     #[arg(long, value_name = "SCORE")]
     target: Option<usize>,
     /// The break schedule: `band[:B]` (the default: B breaks over the band's
-    /// break span, or from where the exact walk stops short of it),
+    /// break span, or from where the exact walk stops short of it; with
+    /// `+pinned`, e.g. `band:12+pinned`, one break more from each cell past
+    /// the span that a clue pins on a third side; not pinned by default),
     /// `ramp:UNLOCK[:BUDGET]` (no break before UNLOCK of the free cells are
     /// placed, then linear up to BUDGET breaks by the last cell, one per four
     /// cells without BUDGET) or `DEPTH:BREAKS,...` (the breaks allowed in all

@@ -18,12 +18,12 @@ pub(crate) fn bound(instance: &Instance, board: &Board) -> usize {
 #[derive(Clone, Debug)]
 pub(crate) struct Bound {
     /// Sides of each colour over all pieces.
-    sides: [i64; 256],
+    sides: [i32; 256],
 }
 
 impl Bound {
     pub(crate) fn new(instance: &Instance) -> Bound {
-        let mut sides = [0i64; 256];
+        let mut sides = [0i32; 256];
         for piece in &instance.pieces {
             for &c in &piece.0 {
                 sides[usize::from(c)] += 1;
@@ -49,9 +49,16 @@ impl Bound {
                 }
             }
         }
-        let (deficit, odd) = excess.iter().skip(1).fold((0i64, 0i64), |(d, o), &e| (d + e.max(0), o + (e & 1)));
-        deficit.max((odd + 1) / 2) as usize
+        from_excess(excess.into_iter())
     }
+}
+
+/// The bound from each colour's open sides less the sides of the pieces no
+/// cell holds, grey (colour 0) first and left out: the open sides a colour
+/// cannot cover, or half the colours left with an odd side out.
+pub(crate) fn from_excess(excess: impl Iterator<Item = i32>) -> usize {
+    let (deficit, odd) = excess.skip(1).fold((0i32, 0i32), |(d, o), e| (d + e.max(0), o + (e & 1)));
+    deficit.max((odd + 1) / 2) as usize
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@
 //! shows, and the sides facing empty cells at each depth (few: the fill
 //! order's frontier) are listed once per depth when the run starts.
 
+use super::bound::from_excess;
 use super::lists::Lists;
 use crate::puzzle::Side;
 
@@ -61,8 +62,7 @@ impl RecordBound {
         for &c in &self.open_clues[depth] {
             excess[usize::from(c)] += 1;
         }
-        let (deficit, odd) = excess.iter().skip(1).fold((0i32, 0i32), |(d, o), &e| (d + e.max(0), o + (e & 1)));
-        deficit.max((odd + 1) / 2) as usize
+        from_excess(excess.into_iter())
     }
 }
 

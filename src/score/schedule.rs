@@ -17,6 +17,8 @@
 //!   Eternity II cells 201–239 and ten breaks), one break for every four
 //!   cells of that span unless given, or as many as `--target` gives up.
 //!   A run resolves it into steps for its fill order and prints them.
+//!   `band+pinned` (`band:BREAKS+pinned`) adds one break from each cell past
+//!   the span that a clue pins on a third side, where nothing else may break.
 //!
 //! Either way a run never allows more breaks than its best board had, less one.
 
